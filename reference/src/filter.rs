@@ -1,0 +1,231 @@
+//! The BIP 37 Bloom filter: bit array, hash functions, tweak and flags, with Core's
+//! `insert` / `contains` semantics (src/common/bloom.cpp).
+//!
+//! Hash function `i` hashes with seed `i * 0xFBA4C795 + tweak` (wrapping at 32 bits) and
+//! selects bit `murmur3 % (bytes * 8)`; bit `x` is bit `x % 8`, least significant first,
+//! of byte `x / 8`. A filter with no bytes is Core's match-all filter (the CVE-2013-5700
+//! guard): `insert` does nothing and `contains` is always true. A filter with zero hash
+//! functions contains everything too, vacuously.
+
+use crate::flags::UpdateMode;
+use crate::limits::{self, LimitError};
+use crate::murmur3::murmur3;
+use crate::sizing::{size_for, FilterSize, SizingError};
+use crate::wire::MAX_COMPACT_SIZE;
+use std::fmt;
+
+/// The multiplier of the hash function index in the seed.
+pub const SEED_MULTIPLIER: u32 = 0xFBA4_C795;
+
+/// The seed of hash function `hash_index` for `tweak`.
+pub fn hash_seed(hash_index: u32, tweak: u32) -> u32 {
+    hash_index.wrapping_mul(SEED_MULTIPLIER).wrapping_add(tweak)
+}
+
+/// A filter size that cannot exist: larger than any `filterload` payload can carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilterTooLargeToBuild(pub u64);
+
+impl fmt::Display for FilterTooLargeToBuild {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a filter of {} bytes is larger than the {MAX_COMPACT_SIZE}-byte wire maximum",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for FilterTooLargeToBuild {}
+
+/// A BIP 37 Bloom filter as a node holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BloomFilter {
+    data: Vec<u8>,
+    hash_funcs: u32,
+    tweak: u32,
+    flags: u8,
+}
+
+impl BloomFilter {
+    /// An empty filter sized by Core's constructor for `n_elements` at `fp_rate`.
+    pub fn new(n_elements: u32, fp_rate: f64, tweak: u32, flags: u8) -> Result<Self, SizingError> {
+        let FilterSize {
+            filter_bytes,
+            hash_funcs,
+        } = size_for(n_elements, fp_rate)?;
+        Ok(Self::from_parts(
+            vec![0; filter_bytes as usize],
+            hash_funcs,
+            tweak,
+            flags,
+        ))
+    }
+
+    /// An all-zero filter of an explicit size, as clients that skip the sizing formula build.
+    pub fn with_size(
+        filter_bytes: u64,
+        hash_funcs: u32,
+        tweak: u32,
+        flags: u8,
+    ) -> Result<Self, FilterTooLargeToBuild> {
+        if filter_bytes > MAX_COMPACT_SIZE {
+            return Err(FilterTooLargeToBuild(filter_bytes));
+        }
+        Ok(Self::from_parts(
+            vec![0; filter_bytes as usize],
+            hash_funcs,
+            tweak,
+            flags,
+        ))
+    }
+
+    /// A filter from its four wire fields.
+    pub fn from_parts(data: Vec<u8>, hash_funcs: u32, tweak: u32, flags: u8) -> Self {
+        Self {
+            data,
+            hash_funcs,
+            tweak,
+            flags,
+        }
+    }
+
+    /// The bit array.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The number of hash functions.
+    pub fn hash_funcs(&self) -> u32 {
+        self.hash_funcs
+    }
+
+    /// The tweak added to every seed.
+    pub fn tweak(&self) -> u32 {
+        self.tweak
+    }
+
+    /// The raw flags byte, as received.
+    pub fn flags(&self) -> u8 {
+        self.flags
+    }
+
+    /// What a matching output does to this filter (`flags & 3`).
+    pub fn update_mode(&self) -> UpdateMode {
+        UpdateMode::from_flags(self.flags)
+    }
+
+    /// True for Core's match-all filter: no bytes at all.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The bit index hash function `hash_index` selects for `element`, or `None` for the
+    /// empty filter (Core never hashes there: that was the division by zero of CVE-2013-5700).
+    pub fn bit_index(&self, hash_index: u32, element: &[u8]) -> Option<u32> {
+        let bits = self.bit_count()?;
+        Some((u64::from(murmur3(hash_seed(hash_index, self.tweak), element)) % bits) as u32)
+    }
+
+    /// The bit index of every hash function, in hash function order (empty for the empty filter).
+    pub fn bit_indexes(&self, element: &[u8]) -> Vec<u32> {
+        (0..self.hash_funcs)
+            .map_while(|i| self.bit_index(i, element))
+            .collect()
+    }
+
+    /// Sets the bits of `element`; does nothing on the empty filter.
+    pub fn insert(&mut self, element: &[u8]) {
+        for i in 0..self.hash_funcs {
+            let Some(bit) = self.bit_index(i, element) else {
+                return;
+            };
+            self.data[(bit >> 3) as usize] |= 1 << (bit & 7);
+        }
+    }
+
+    /// True when every bit of `element` is set; always true on the empty filter.
+    pub fn contains(&self, element: &[u8]) -> bool {
+        (0..self.hash_funcs).all(|i| match self.bit_index(i, element) {
+            Some(bit) => self.data[(bit >> 3) as usize] & (1 << (bit & 7)) != 0,
+            None => true,
+        })
+    }
+
+    /// Core's `IsWithinSizeConstraints`: at most 36,000 bytes and 50 hash functions.
+    pub fn is_within_size_constraints(&self) -> bool {
+        self.check_size_constraints().is_ok()
+    }
+
+    /// The same check, with the reason for a rejection.
+    pub fn check_size_constraints(&self) -> Result<(), LimitError> {
+        limits::check_filter(self.data.len(), self.hash_funcs)
+    }
+
+    /// The number of bits, or `None` for the empty filter.
+    fn bit_count(&self) -> Option<u64> {
+        match self.data.len() as u64 * 8 {
+            0 => None,
+            bits => Some(bits),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn bip_seed_example() {
+        assert_eq!(hash_seed(1, 5), 4_221_880_218);
+    }
+
+    #[test]
+    fn seed_wraps_at_32_bits() {
+        assert_eq!(hash_seed(2, 0), 0xF749_8F2A);
+        assert_eq!(hash_seed(0, 0xffff_ffff), 0xffff_ffff);
+        assert_eq!(hash_seed(1, 0xffff_ffff), 0xFBA4_C794);
+    }
+
+    #[test]
+    fn worked_example_n8_p005_tweak7() {
+        let mut f = BloomFilter::new(8, 0.05, 7, 0).unwrap();
+        assert_eq!((f.data().len(), f.hash_funcs()), (6, 4));
+        assert_eq!(f.bit_indexes(&hex("ab")), vec![31, 5, 13, 34]);
+        assert_eq!(f.bit_indexes(&hex("cafe")), vec![20, 38, 46, 26]);
+        f.insert(&hex("ab"));
+        f.insert(&hex("cafe"));
+        assert_eq!(f.data(), hex("202010844440").as_slice());
+    }
+
+    #[test]
+    fn empty_filter_matches_everything_and_ignores_inserts() {
+        let mut f = BloomFilter::from_parts(Vec::new(), 1, 0, 0);
+        f.insert(b"anything");
+        assert!(f.data().is_empty());
+        assert!(f.contains(b"else"));
+        assert!(f.bit_indexes(b"x").is_empty());
+    }
+
+    #[test]
+    fn zero_hash_functions_contain_everything() {
+        let f = BloomFilter::from_parts(vec![0; 4], 0, 0, 0);
+        assert!(f.contains(b"x"));
+    }
+
+    #[test]
+    fn explicit_size_is_bounded_by_the_wire_maximum() {
+        assert!(BloomFilter::with_size(MAX_COMPACT_SIZE + 1, 1, 0, 0).is_err());
+        assert_eq!(
+            BloomFilter::with_size(10, 5, 99, 1).unwrap().data(),
+            &[0; 10]
+        );
+    }
+}

@@ -1,0 +1,28 @@
+//! # bip37-reference
+//!
+//! A BIP 37 implementation that agrees with Bitcoin Core bit for bit: the oracle of the
+//! `bip37-conformance` suite. Where the BIP text and Core differ, this crate follows Core.
+//!
+//! - [`murmur3`]: MurmurHash3 x86_32 as Core's `MurmurHash3`.
+//! - [`sizing`]: the constructor's (n, p) → (bytes, hash functions) arithmetic.
+//! - [`filter`]: the filter, its seeds and bit indexes, `insert` and `contains`.
+//! - [`wire`] and [`compact_size`]: `filterload` / `filteradd` / `filterclear` payloads.
+//! - [`limits`]: the size limits a node applies after decoding.
+//! - [`flags`]: the `nFlags` byte and the update mode it selects.
+//!
+//! Nothing here panics on any input, and no decoder allocates from an untrusted length.
+
+pub mod compact_size;
+pub mod filter;
+pub mod flags;
+pub mod limits;
+pub mod murmur3;
+pub mod sizing;
+pub mod wire;
+
+pub use filter::{hash_seed, BloomFilter};
+pub use flags::UpdateMode;
+pub use limits::LimitError;
+pub use murmur3::murmur3;
+pub use sizing::{size_for, FilterSize, SizingError};
+pub use wire::{DecodeError, FilterAdd, FilterLoad};
