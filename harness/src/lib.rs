@@ -1,1 +1,11 @@
-//! placeholder
+//! # bip37-harness
+//!
+//! The conformance harness of `bip37-conformance`: the vector format and loader, the
+//! operations every implementation answers, the [`implementation::Implementation`] trait and
+//! the built-in reference behind it.
+
+pub mod hex;
+pub mod implementation;
+pub mod ops;
+pub mod reference_impl;
+pub mod vectors;

@@ -15,8 +15,8 @@ use std::fmt;
 
 /// ln(2)², as Core spells it (`LN2SQUARED`).
 pub const LN2_SQUARED: f64 = 0.480_453_013_918_201_4;
-/// ln(2), as Core spells it (`LN2`).
-pub const LN2: f64 = 0.693_147_180_559_945_3;
+/// ln(2): Core's `LN2` literal rounds to the same double as the standard constant.
+pub const LN2: f64 = std::f64::consts::LN_2;
 
 /// The size of a filter: what the constructor derives from (n, p).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,180 @@
+//! The Rust plug-in interface: one method per operation, each defaulting to "unsupported", so
+//! a partial implementation is reported as partial and never as failing.
+//!
+//! An implementation answers every request with an [`Answer`]: a value, a rejection of the
+//! input (the implementation says the input is invalid), or "unsupported". The harness adds
+//! the states an implementation cannot report about itself (crash, timeout, protocol error)
+//! through [`Answer::Fault`].
+
+use crate::ops::*;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Where in its processing an implementation rejected an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Stage {
+    /// The bytes do not decode (truncated, non-canonical, trailing bytes, ...).
+    Decode,
+    /// The message decodes but breaks a protocol limit.
+    Limits,
+    /// The parameters have no defined result (sizing inputs Core leaves undefined).
+    Parameters,
+    /// A structure is invalid (e.g. a partial merkle tree Core's `ExtractMatches` refuses).
+    Validation,
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stage::Decode => "decode",
+            Stage::Limits => "limits",
+            Stage::Parameters => "parameters",
+            Stage::Validation => "validation",
+        })
+    }
+}
+
+/// An implementation's statement that an input is invalid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// Where it was rejected, when the implementation says.
+    pub stage: Option<Stage>,
+    /// Its own words.
+    pub message: String,
+}
+
+/// What went wrong with the implementation itself rather than with the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// It panicked, exited or was killed while handling the request.
+    Crash(String),
+    /// It did not answer within the per-request time limit.
+    Timeout,
+    /// It answered something that is not a valid answer (bad JSON, wrong id, wrong shape).
+    Protocol(String),
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Crash(why) => write!(f, "crashed: {why}"),
+            Fault::Timeout => f.write_str("timed out"),
+            Fault::Protocol(why) => write!(f, "protocol error: {why}"),
+        }
+    }
+}
+
+/// The answer to one request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer<T> {
+    /// A result.
+    Ok(T),
+    /// The input was judged invalid.
+    Rejected(Rejection),
+    /// The operation (or this shape of input) is not supported.
+    Unsupported,
+    /// The implementation failed to answer properly.
+    Fault(Fault),
+}
+
+impl<T> Answer<T> {
+    /// A rejection at `stage` with a message.
+    pub fn reject(stage: Stage, message: impl fmt::Display) -> Self {
+        Answer::Rejected(Rejection {
+            stage: Some(stage),
+            message: message.to_string(),
+        })
+    }
+
+    /// Maps the value of an `Ok` answer.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Answer<U> {
+        match self {
+            Answer::Ok(v) => Answer::Ok(f(v)),
+            Answer::Rejected(r) => Answer::Rejected(r),
+            Answer::Unsupported => Answer::Unsupported,
+            Answer::Fault(e) => Answer::Fault(e),
+        }
+    }
+}
+
+impl<T, E: fmt::Display> From<Result<T, (Stage, E)>> for Answer<T> {
+    fn from(result: Result<T, (Stage, E)>) -> Self {
+        match result {
+            Ok(v) => Answer::Ok(v),
+            Err((stage, e)) => Answer::reject(stage, e),
+        }
+    }
+}
+
+/// A BIP 37 implementation under test. Override the operations you support.
+pub trait Implementation {
+    /// A short name for reports.
+    fn name(&self) -> String;
+
+    /// The operations this implementation claims (the handshake of the subprocess protocol).
+    /// Requests for other operations are reported as unsupported without being sent.
+    fn operations(&self) -> Vec<OpName> {
+        OpName::ALL.to_vec()
+    }
+
+    fn murmur3(&mut self, _input: &Murmur3Input) -> Answer<Murmur3Output> {
+        Answer::Unsupported
+    }
+    fn hash_seed(&mut self, _input: &HashSeedInput) -> Answer<HashSeedOutput> {
+        Answer::Unsupported
+    }
+    fn sizing(&mut self, _input: &SizingInput) -> Answer<SizingOutput> {
+        Answer::Unsupported
+    }
+    fn bit_indexes(&mut self, _input: &BitIndexesInput) -> Answer<BitIndexesOutput> {
+        Answer::Unsupported
+    }
+    fn build_filter(&mut self, _input: &BuildFilterInput) -> Answer<BuildFilterOutput> {
+        Answer::Unsupported
+    }
+    fn filterload_decode(&mut self, _input: &PayloadInput) -> Answer<FilterloadOutput> {
+        Answer::Unsupported
+    }
+    fn filterload_accept(&mut self, _input: &PayloadInput) -> Answer<FilterloadOutput> {
+        Answer::Unsupported
+    }
+    fn filteradd_decode(&mut self, _input: &PayloadInput) -> Answer<FilteraddOutput> {
+        Answer::Unsupported
+    }
+    fn filteradd_accept(&mut self, _input: &PayloadInput) -> Answer<FilteraddOutput> {
+        Answer::Unsupported
+    }
+    fn match_tx(&mut self, _input: &MatchTxInput) -> Answer<MatchTxOutput> {
+        Answer::Unsupported
+    }
+    fn merkle_block(&mut self, _input: &MerkleBlockInput) -> Answer<MerkleBlockOutput> {
+        Answer::Unsupported
+    }
+    fn pmt_build(&mut self, _input: &PmtBuildInput) -> Answer<PmtBuildOutput> {
+        Answer::Unsupported
+    }
+    fn pmt_extract(&mut self, _input: &PmtExtractInput) -> Answer<PmtExtractOutput> {
+        Answer::Unsupported
+    }
+
+    /// Answers any request by calling the method of its operation. The subprocess client
+    /// overrides this to send the request over the wire instead.
+    fn execute(&mut self, request: &Request) -> Answer<Output> {
+        match request {
+            Request::Murmur3(i) => self.murmur3(i).map(Output::Murmur3),
+            Request::HashSeed(i) => self.hash_seed(i).map(Output::HashSeed),
+            Request::Sizing(i) => self.sizing(i).map(Output::Sizing),
+            Request::BitIndexes(i) => self.bit_indexes(i).map(Output::BitIndexes),
+            Request::BuildFilter(i) => self.build_filter(i).map(Output::BuildFilter),
+            Request::FilterloadDecode(i) => self.filterload_decode(i).map(Output::FilterloadDecode),
+            Request::FilterloadAccept(i) => self.filterload_accept(i).map(Output::FilterloadAccept),
+            Request::FilteraddDecode(i) => self.filteradd_decode(i).map(Output::FilteraddDecode),
+            Request::FilteraddAccept(i) => self.filteradd_accept(i).map(Output::FilteraddAccept),
+            Request::MatchTx(i) => self.match_tx(i).map(Output::MatchTx),
+            Request::MerkleBlock(i) => self.merkle_block(i).map(Output::MerkleBlock),
+            Request::PmtBuild(i) => self.pmt_build(i).map(Output::PmtBuild),
+            Request::PmtExtract(i) => self.pmt_extract(i).map(Output::PmtExtract),
+        }
+    }
+}

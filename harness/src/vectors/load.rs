@@ -1,0 +1,307 @@
+//! Loading vector files into typed tests, with errors that point at the file, line, column
+//! and field of the first problem, before anything runs.
+
+use super::model::{Expectation, TestCase, TestGroup, VectorFile, FORMAT_VERSION, SUITE};
+use crate::ops::{OpName, Output, Request};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A vector file that cannot be used, located as precisely as the problem allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VectorError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    /// The JSON path of the offending field (e.g. `testGroups[0].tests[3].input.data`).
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for VectorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: field `{}`: {}",
+            self.file, self.line, self.column, self.field, self.message
+        )
+    }
+}
+
+impl std::error::Error for VectorError {}
+
+/// A test ready to run: the case as written plus its typed request and expected output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedTest {
+    /// The file it came from (its name, e.g. `murmur3_test.json`).
+    pub file: String,
+    /// Its group, for the operation and the source.
+    pub group: TestGroupInfo,
+    pub case: TestCase,
+    /// The input with the group's shared fields merged in, typed.
+    pub request: Request,
+    /// The expected output, typed (`None` for invalid tests).
+    pub expected: Option<Output>,
+}
+
+/// What a test inherits from its group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestGroupInfo {
+    pub index: usize,
+    pub operation: OpName,
+    pub source: super::model::Source,
+    pub comment: String,
+}
+
+/// One parsed file with its typed tests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedFile {
+    pub name: String,
+    pub file: VectorFile,
+    pub tests: Vec<LoadedTest>,
+}
+
+/// Where each test's `input` and `expected` start in the text, for error positions.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Positions<'a> {
+    #[serde(borrow, default)]
+    test_groups: Vec<GroupPositions<'a>>,
+}
+
+#[derive(Deserialize)]
+struct GroupPositions<'a> {
+    #[serde(borrow, default)]
+    tests: Vec<TestPositions<'a>>,
+}
+
+#[derive(Deserialize)]
+struct TestPositions<'a> {
+    #[serde(borrow)]
+    input: Option<&'a RawValue>,
+    #[serde(borrow)]
+    expected: Option<&'a RawValue>,
+}
+
+/// Parses the text of one vector file named `name`.
+pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
+    let error_at = |offset: usize, field: String, message: String| {
+        let (line, column) = line_column(text, offset);
+        VectorError {
+            file: name.to_string(),
+            line,
+            column,
+            field,
+            message,
+        }
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let file: VectorFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        VectorError {
+            file: name.to_string(),
+            line: inner.line(),
+            column: inner.column(),
+            field: e.path().to_string(),
+            message: strip_position(&inner.to_string()),
+        }
+    })?;
+    let positions: Positions = serde_json::from_str(text).map_err(|e| VectorError {
+        file: name.to_string(),
+        line: e.line(),
+        column: e.column(),
+        field: ".".into(),
+        message: e.to_string(),
+    })?;
+    if file.suite != SUITE {
+        return Err(error_at(
+            0,
+            "suite".into(),
+            format!("expected {SUITE:?}, found {:?}", file.suite),
+        ));
+    }
+    if file.format_version != FORMAT_VERSION {
+        return Err(error_at(
+            0,
+            "formatVersion".into(),
+            format!(
+                "this harness reads format version {FORMAT_VERSION}, the file has {}",
+                file.format_version
+            ),
+        ));
+    }
+    let mut tests = Vec::new();
+    for (g, group) in file.test_groups.iter().enumerate() {
+        for (t, case) in group.tests.iter().enumerate() {
+            let at = positions.test_groups.get(g).and_then(|p| p.tests.get(t));
+            let offset_of = |raw: Option<&RawValue>| {
+                raw.map_or(0, |r| r.get().as_ptr() as usize - text.as_ptr() as usize)
+            };
+            let path = format!("testGroups[{g}].tests[{t}]");
+            let request =
+                Request::from_json(group.operation, &Value::Object(merged_input(group, case)))
+                    .map_err(|e| {
+                        error_at(
+                            offset_of(at.and_then(|p| p.input)),
+                            format!("{path}.input.{}", e.path),
+                            e.message,
+                        )
+                    })?;
+            let expected = match (&case.expected, case.result) {
+                (None, Expectation::Invalid) => None,
+                (None, _) => {
+                    return Err(error_at(
+                        offset_of(at.and_then(|p| p.input)),
+                        format!("{path}.expected"),
+                        "a valid or acceptable test needs an expected output".into(),
+                    ))
+                }
+                (Some(_), Expectation::Invalid) => {
+                    return Err(error_at(
+                        offset_of(at.and_then(|p| p.expected)),
+                        format!("{path}.expected"),
+                        "an invalid test has no expected output".into(),
+                    ))
+                }
+                (Some(value), _) => {
+                    Some(Output::from_json(group.operation, value).map_err(|e| {
+                        error_at(
+                            offset_of(at.and_then(|p| p.expected)),
+                            format!("{path}.expected.{}", e.path),
+                            e.message,
+                        )
+                    })?)
+                }
+            };
+            tests.push(LoadedTest {
+                file: name.to_string(),
+                group: TestGroupInfo {
+                    index: g,
+                    operation: group.operation,
+                    source: group.source.clone(),
+                    comment: group.comment.clone(),
+                },
+                case: case.clone(),
+                request,
+                expected,
+            });
+        }
+    }
+    Ok(LoadedFile {
+        name: name.to_string(),
+        file,
+        tests,
+    })
+}
+
+/// Reads and parses one vector file from disk.
+pub fn load_file(path: &Path) -> Result<LoadedFile, VectorError> {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let text = std::fs::read_to_string(path).map_err(|e| VectorError {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        field: ".".into(),
+        message: format!("cannot read: {e}"),
+    })?;
+    parse_file(&name, &text)
+}
+
+/// The `*_test.json` files of a directory, sorted by name.
+pub fn vector_paths(dir: &Path) -> Result<Vec<PathBuf>, VectorError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| VectorError {
+        file: dir.display().to_string(),
+        line: 0,
+        column: 0,
+        field: ".".into(),
+        message: format!("cannot list vector directory: {e}"),
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with("_test.json"))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// A test's input: the group's shared fields with the test's own fields over them.
+pub fn merged_input(group: &TestGroup, case: &TestCase) -> Map<String, Value> {
+    let mut input = group.input.clone();
+    input.extend(case.input.clone());
+    input
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, column)
+}
+
+/// serde_json appends " at line L column C" to its messages; the position is reported apart.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"{
+  "suite": "bip37-conformance",
+  "formatVersion": 1,
+  "schema": "vectors.schema.json",
+  "numberOfTests": 1,
+  "header": ["h"],
+  "notes": {},
+  "testGroups": [
+    {
+      "operation": "murmur3",
+      "source": {"kind": "generated", "generator": "g", "targets": "t"},
+      "input": {"seed": 0},
+      "tests": [
+        {"id": "m/1", "comment": "c", "flags": [], "result": "valid", "phase": "hash",
+         "input": {"data": ""}, "expected": {"hash": 0}}
+      ]
+    }
+  ]
+}"#;
+
+    #[test]
+    fn group_input_is_merged() {
+        let loaded = parse_file("m_test.json", GOOD).unwrap();
+        assert_eq!(loaded.tests.len(), 1);
+        assert_eq!(loaded.tests[0].request.input_json()["seed"], 0);
+    }
+
+    #[test]
+    fn bad_hex_points_at_the_test_input() {
+        let text = GOOD.replace(r#""data": """#, r#""data": "0""#);
+        let err = parse_file("m_test.json", &text).unwrap_err();
+        assert_eq!(err.field, "testGroups[0].tests[0].input.data");
+        assert_eq!((err.line, err.column), (15, 19));
+        assert!(err.message.contains("odd length"), "{err}");
+    }
+
+    #[test]
+    fn unknown_field_is_located_by_serde() {
+        let text = GOOD.replace(r#""phase": "hash""#, r#""phase": "hash", "bogus": 1"#);
+        let err = parse_file("m_test.json", &text).unwrap_err();
+        assert_eq!(err.field, "testGroups[0].tests[0].bogus");
+        assert_eq!(err.line, 14);
+    }
+
+    #[test]
+    fn invalid_json_has_a_position() {
+        let err = parse_file("m_test.json", "{\n  \"suite\": ").unwrap_err();
+        assert_eq!(err.line, 2);
+    }
+}

@@ -1,0 +1,7 @@
+//! Test vectors: the file format ([`model`]) and loading with located errors ([`load`]).
+
+pub mod load;
+pub mod model;
+
+pub use load::{load_file, parse_file, vector_paths, LoadedFile, LoadedTest, VectorError};
+pub use model::*;
