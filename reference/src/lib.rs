@@ -9,20 +9,36 @@
 //! - [`wire`] and [`compact_size`]: `filterload` / `filteradd` / `filterclear` payloads.
 //! - [`limits`]: the size limits a node applies after decoding.
 //! - [`flags`]: the `nFlags` byte and the update mode it selects.
+//! - [`sha256`], [`tx`], [`block`]: hashing and bounded transaction / block decoders.
+//! - [`script`] and [`solver`]: the pushes a filter tests and the P2PUBKEY_ONLY templates.
+//! - [`matching`]: `IsRelevantAndUpdate`, the transaction match and filter update.
+//! - [`pmt`] and [`merkle_block`]: the partial merkle tree and the `merkleblock` message.
 //!
 //! Nothing here panics on any input, and no decoder allocates from an untrusted length.
 
+pub mod block;
 pub mod compact_size;
 pub mod filter;
 pub mod flags;
 pub mod limits;
+pub mod matching;
+pub mod merkle_block;
 pub mod murmur3;
+pub mod pmt;
+pub mod script;
+pub mod sha256;
 pub mod sizing;
+pub mod solver;
+pub mod tx;
 pub mod wire;
 
+pub use block::{Block, BlockHeader};
 pub use filter::{hash_seed, BloomFilter};
 pub use flags::UpdateMode;
 pub use limits::LimitError;
+pub use merkle_block::MerkleBlock;
 pub use murmur3::murmur3;
+pub use pmt::PartialMerkleTree;
 pub use sizing::{size_for, FilterSize, SizingError};
+pub use tx::{OutPoint, Transaction, TxError};
 pub use wire::{DecodeError, FilterAdd, FilterLoad};

@@ -1,0 +1,377 @@
+//! Bitcoin transactions: a bounded decoder for the legacy and the segwit (BIP 144)
+//! serialization, read the way Core's `UnserializeTransaction` reads them, and the encoders.
+//!
+//! The txid is the double SHA-256 of the serialization WITHOUT witness data, in internal byte
+//! order: that is the id a BIP 37 filter tests. Every count and length is checked against the
+//! bytes still present before anything is allocated, so hostile input costs no memory.
+
+use crate::compact_size::{self, take, take_slice};
+use crate::sha256::{sha256d, Hash256};
+use crate::wire::DecodeError;
+use std::fmt;
+
+/// The fewest bytes an input can take: outpoint (36), empty script (1), sequence (4).
+const MIN_INPUT_BYTES: u64 = 41;
+/// The fewest bytes an output can take: value (8), empty script (1).
+const MIN_OUTPUT_BYTES: u64 = 9;
+/// The fewest bytes a witness item can take: its empty length prefix.
+const MIN_WITNESS_ITEM_BYTES: u64 = 1;
+/// The fewest bytes a transaction can take: version, two empty counts, lock time.
+pub const MIN_TX_BYTES: u64 = 10;
+
+/// Why bytes are not a transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxError {
+    /// A field is truncated, a CompactSize is non-canonical or too large, or bytes are left over.
+    Decode(DecodeError),
+    /// The segwit flag is set but every input's witness is empty (Core: "Superfluous witness
+    /// record").
+    SuperfluousWitness,
+    /// The segwit flag byte has bits Core does not know (Core: "Unknown transaction optional data").
+    UnknownFlags(u8),
+}
+
+impl fmt::Display for TxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TxError::Decode(e) => write!(f, "transaction: {e}"),
+            TxError::SuperfluousWitness => {
+                f.write_str("transaction: witness flag set but every witness is empty")
+            }
+            TxError::UnknownFlags(flags) => {
+                write!(f, "transaction: unknown optional data flags 0x{flags:02x}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TxError {}
+
+impl From<DecodeError> for TxError {
+    fn from(e: DecodeError) -> Self {
+        TxError::Decode(e)
+    }
+}
+
+/// A reference to an output: the txid (internal byte order) and the output index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OutPoint {
+    pub txid: Hash256,
+    pub vout: u32,
+}
+
+impl OutPoint {
+    /// The coinbase's null prevout: 32 zero bytes and index 0xffffffff.
+    pub const NULL: OutPoint = OutPoint {
+        txid: [0; 32],
+        vout: u32::MAX,
+    };
+
+    /// Core's `COutPoint` serialization, the element a filter tests and inserts: the txid in
+    /// internal byte order, then the index as u32 little-endian.
+    pub fn to_bytes(&self) -> [u8; 36] {
+        let mut out = [0u8; 36];
+        out[..32].copy_from_slice(&self.txid);
+        out[32..].copy_from_slice(&self.vout.to_le_bytes());
+        out
+    }
+}
+
+/// A transaction input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxIn {
+    pub prevout: OutPoint,
+    pub script_sig: Vec<u8>,
+    pub sequence: u32,
+    /// The witness stack (empty for a legacy input).
+    pub witness: Vec<Vec<u8>>,
+}
+
+/// A transaction output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxOut {
+    /// The amount in satoshis, as the signed 64-bit field of the wire.
+    pub value: i64,
+    pub script_pubkey: Vec<u8>,
+}
+
+/// A transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transaction {
+    pub version: u32,
+    pub inputs: Vec<TxIn>,
+    pub outputs: Vec<TxOut>,
+    pub lock_time: u32,
+}
+
+impl Transaction {
+    /// Decodes exactly one transaction: trailing bytes are an error.
+    pub fn decode(bytes: &[u8]) -> Result<Self, TxError> {
+        let mut input = bytes;
+        let tx = Self::decode_from(&mut input)?;
+        match input.len() {
+            0 => Ok(tx),
+            n => Err(DecodeError::TrailingBytes(n).into()),
+        }
+    }
+
+    /// Decodes one transaction from the front of `input`, as a block holds them.
+    ///
+    /// As in Core: after the version, an empty input list followed by a non-zero byte is the
+    /// segwit marker and that byte the flags; flag bit 0 means witnesses follow the outputs.
+    pub fn decode_from(input: &mut &[u8]) -> Result<Self, TxError> {
+        let version = u32::from_le_bytes(take(input, "transaction version")?);
+        let mut inputs = read_inputs(input)?;
+        let mut flags = 0u8;
+        let outputs = if inputs.is_empty() {
+            flags = take::<1>(input, "segwit flags")?[0];
+            if flags != 0 {
+                inputs = read_inputs(input)?;
+                read_outputs(input)?
+            } else {
+                Vec::new()
+            }
+        } else {
+            read_outputs(input)?
+        };
+        if flags & 1 != 0 {
+            flags ^= 1;
+            for txin in &mut inputs {
+                txin.witness = read_witness(input)?;
+            }
+            if inputs.iter().all(|txin| txin.witness.is_empty()) {
+                return Err(TxError::SuperfluousWitness);
+            }
+        }
+        if flags != 0 {
+            return Err(TxError::UnknownFlags(flags));
+        }
+        let lock_time = u32::from_le_bytes(take(input, "lock time")?);
+        Ok(Self {
+            version,
+            inputs,
+            outputs,
+            lock_time,
+        })
+    }
+
+    /// True when any input carries witness data (then [`Transaction::encode`] uses BIP 144).
+    pub fn has_witness(&self) -> bool {
+        self.inputs.iter().any(|txin| !txin.witness.is_empty())
+    }
+
+    /// The serialization without witness data: what the txid hashes.
+    pub fn encode_without_witness(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&self.version.to_le_bytes());
+        self.write_inputs_and_outputs(&mut out);
+        out.extend_from_slice(&self.lock_time.to_le_bytes());
+        out
+    }
+
+    /// The full serialization: BIP 144 with marker, flag and witnesses when any input has a
+    /// witness, otherwise the legacy form.
+    pub fn encode(&self) -> Vec<u8> {
+        if !self.has_witness() {
+            return self.encode_without_witness();
+        }
+        let mut out = Vec::new();
+        out.extend_from_slice(&self.version.to_le_bytes());
+        out.extend_from_slice(&[0x00, 0x01]);
+        self.write_inputs_and_outputs(&mut out);
+        for txin in &self.inputs {
+            compact_size::write(&mut out, txin.witness.len() as u64);
+            for item in &txin.witness {
+                write_bytes(&mut out, item);
+            }
+        }
+        out.extend_from_slice(&self.lock_time.to_le_bytes());
+        out
+    }
+
+    /// The txid: `sha256d` of the serialization without witness, internal byte order.
+    pub fn txid(&self) -> Hash256 {
+        sha256d(&self.encode_without_witness())
+    }
+
+    fn write_inputs_and_outputs(&self, out: &mut Vec<u8>) {
+        compact_size::write(out, self.inputs.len() as u64);
+        for txin in &self.inputs {
+            out.extend_from_slice(&txin.prevout.to_bytes());
+            write_bytes(out, &txin.script_sig);
+            out.extend_from_slice(&txin.sequence.to_le_bytes());
+        }
+        compact_size::write(out, self.outputs.len() as u64);
+        for txout in &self.outputs {
+            out.extend_from_slice(&txout.value.to_le_bytes());
+            write_bytes(out, &txout.script_pubkey);
+        }
+    }
+}
+
+/// Reads a CompactSize count of items that take at least `min_item_bytes` each, refusing a
+/// count the remaining input cannot hold.
+pub(crate) fn read_count(
+    input: &mut &[u8],
+    min_item_bytes: u64,
+    field: &'static str,
+) -> Result<usize, DecodeError> {
+    let count = compact_size::read(input)?;
+    let needed = count.saturating_mul(min_item_bytes);
+    if needed > input.len() as u64 {
+        return Err(DecodeError::Truncated {
+            field,
+            needed,
+            available: input.len(),
+        });
+    }
+    Ok(count as usize)
+}
+
+fn read_inputs(input: &mut &[u8]) -> Result<Vec<TxIn>, DecodeError> {
+    let count = read_count(input, MIN_INPUT_BYTES, "inputs")?;
+    (0..count)
+        .map(|_| {
+            let txid = take(input, "prevout txid")?;
+            let vout = u32::from_le_bytes(take(input, "prevout index")?);
+            let script_sig = read_bytes(input, "scriptSig")?;
+            let sequence = u32::from_le_bytes(take(input, "sequence")?);
+            Ok(TxIn {
+                prevout: OutPoint { txid, vout },
+                script_sig,
+                sequence,
+                witness: Vec::new(),
+            })
+        })
+        .collect()
+}
+
+fn read_outputs(input: &mut &[u8]) -> Result<Vec<TxOut>, DecodeError> {
+    let count = read_count(input, MIN_OUTPUT_BYTES, "outputs")?;
+    (0..count)
+        .map(|_| {
+            let value = i64::from_le_bytes(take(input, "output value")?);
+            let script_pubkey = read_bytes(input, "scriptPubKey")?;
+            Ok(TxOut {
+                value,
+                script_pubkey,
+            })
+        })
+        .collect()
+}
+
+fn read_witness(input: &mut &[u8]) -> Result<Vec<Vec<u8>>, DecodeError> {
+    let count = read_count(input, MIN_WITNESS_ITEM_BYTES, "witness items")?;
+    (0..count)
+        .map(|_| read_bytes(input, "witness item"))
+        .collect()
+}
+
+fn read_bytes(input: &mut &[u8], field: &'static str) -> Result<Vec<u8>, DecodeError> {
+    let len = compact_size::read(input)?;
+    Ok(take_slice(input, len, field)?.to_vec())
+}
+
+fn write_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    compact_size::write(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Transaction {
+        Transaction {
+            version: 2,
+            inputs: vec![TxIn {
+                prevout: OutPoint {
+                    txid: [7; 32],
+                    vout: 1,
+                },
+                script_sig: vec![0x51],
+                sequence: 0xffff_fffe,
+                witness: Vec::new(),
+            }],
+            outputs: vec![TxOut {
+                value: 5_000,
+                script_pubkey: vec![0x6a],
+            }],
+            lock_time: 99,
+        }
+    }
+
+    #[test]
+    fn legacy_roundtrip() {
+        let tx = sample();
+        let bytes = tx.encode();
+        assert_eq!(bytes.len(), 4 + 1 + 36 + 2 + 4 + 1 + 8 + 2 + 4);
+        assert_eq!(Transaction::decode(&bytes), Ok(tx));
+    }
+
+    #[test]
+    fn segwit_roundtrip_and_txid_ignores_witness() {
+        let legacy = sample();
+        let mut segwit = sample();
+        segwit.inputs[0].witness = vec![vec![1, 2, 3], Vec::new()];
+        let bytes = segwit.encode();
+        assert_eq!(&bytes[4..6], &[0x00, 0x01]);
+        assert_eq!(Transaction::decode(&bytes), Ok(segwit.clone()));
+        assert_eq!(segwit.txid(), legacy.txid());
+    }
+
+    #[test]
+    fn superfluous_witness_and_unknown_flags() {
+        let mut bytes = sample().encode();
+        bytes.splice(4..4, [0x00, 0x01]);
+        let at = bytes.len() - 4;
+        bytes.insert(at, 0x00); // one input, empty witness
+        assert_eq!(
+            Transaction::decode(&bytes),
+            Err(TxError::SuperfluousWitness)
+        );
+        bytes[5] = 0x02;
+        bytes.remove(at);
+        assert_eq!(Transaction::decode(&bytes), Err(TxError::UnknownFlags(2)));
+    }
+
+    #[test]
+    fn empty_inputs_then_zero_is_an_empty_transaction() {
+        let bytes = [1, 0, 0, 0, 0x00, 0x00, 0, 0, 0, 0];
+        let tx = Transaction::decode(&bytes).unwrap();
+        assert!(tx.inputs.is_empty() && tx.outputs.is_empty());
+    }
+
+    #[test]
+    fn hostile_counts_fail_before_allocating() {
+        let bytes = [1, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff, 0x01];
+        assert!(matches!(
+            Transaction::decode(&bytes),
+            Err(TxError::Decode(DecodeError::Truncated {
+                field: "inputs",
+                ..
+            }))
+        ));
+        let mut bytes = sample().encode();
+        bytes.push(0);
+        assert_eq!(
+            Transaction::decode(&bytes),
+            Err(TxError::Decode(DecodeError::TrailingBytes(1)))
+        );
+        for cut in 0..bytes.len() - 1 {
+            assert!(Transaction::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn outpoint_serialization_is_internal_txid_then_le_index() {
+        let op = OutPoint {
+            txid: [0xab; 32],
+            vout: 0x0102_0304,
+        };
+        let bytes = op.to_bytes();
+        assert_eq!(&bytes[..32], &[0xab; 32]);
+        assert_eq!(&bytes[32..], &[4, 3, 2, 1]);
+        assert_eq!(&OutPoint::NULL.to_bytes()[32..], &[0xff; 4]);
+    }
+}
