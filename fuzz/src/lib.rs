@@ -1,0 +1,74 @@
+//! # bip37-fuzz
+//!
+//! The cargo-fuzz targets of `bip37-conformance`, as plain functions of `&[u8]` so that
+//! `cargo test` replays the corpora without cargo-fuzz. Each file under `fuzz_targets/` is a
+//! few lines that hand the fuzzer's bytes to one function named in [`TARGETS`].
+//!
+//! - [`wire`]: `filterload` / `filteradd` against the `bitcoin` crate 0.32, with the one
+//!   allowlist of known divergences.
+//! - [`hashing`]: MurmurHash3 and bit indexes against the `mur3` crate.
+//! - [`decode`]: every reference decoder on arbitrary bytes (no panic, no allocation beyond
+//!   the input, canonical re-encoding).
+//! - [`invariants`]: structure-aware filter construction against properties of every filter.
+//! - [`alloc_guard`]: the allocator that measures the largest allocation of a decoder.
+
+pub mod alloc_guard;
+pub mod decode;
+pub mod hashing;
+pub mod invariants;
+pub mod wire;
+
+#[global_allocator]
+static ALLOCATOR: alloc_guard::CountingAllocator = alloc_guard::CountingAllocator;
+
+/// A fuzz target: its name (from its path under `fuzz_targets/`) and its body.
+#[derive(Clone, Copy)]
+pub struct Target {
+    pub name: &'static str,
+    pub run: fn(&[u8]),
+}
+
+/// Every fuzz target. A test checks that this list and `fuzz_targets/` name the same targets.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "decode_compact_size",
+        run: decode::compact_size,
+    },
+    Target {
+        name: "decode_filteradd",
+        run: decode::filteradd,
+    },
+    Target {
+        name: "decode_filterclear",
+        run: decode::filterclear,
+    },
+    Target {
+        name: "decode_filterload",
+        run: decode::filterload,
+    },
+    Target {
+        name: "differential_bit_indexes",
+        run: hashing::bit_indexes_target,
+    },
+    Target {
+        name: "differential_filteradd",
+        run: wire::filteradd,
+    },
+    Target {
+        name: "differential_filterload",
+        run: wire::filterload,
+    },
+    Target {
+        name: "differential_murmur3",
+        run: hashing::murmur3_target,
+    },
+    Target {
+        name: "invariants_filter",
+        run: invariants::filter,
+    },
+];
+
+/// The target called `name`.
+pub fn target(name: &str) -> Option<Target> {
+    TARGETS.iter().copied().find(|t| t.name == name)
+}
