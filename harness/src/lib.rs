@@ -4,8 +4,13 @@
 //! operations every implementation answers, the [`implementation::Implementation`] trait and
 //! the built-in reference behind it.
 
+pub mod cli;
+pub mod expectations;
 pub mod hex;
 pub mod implementation;
 pub mod ops;
 pub mod reference_impl;
+pub mod report;
+pub mod runner;
+pub mod subprocess;
 pub mod vectors;

@@ -1,0 +1,198 @@
+//! The command line of `bip37-conform`, declared with clap.
+
+use crate::ops::OpName;
+use crate::report::Format;
+use crate::runner::Selection;
+use crate::vectors::Phase;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  conformant: every test passed, was unsupported or failed as the expectations file says
+  1  failures: a wrong value, a wrong acceptance or rejection, a protocol error, an unexpected
+     pass, or a stale expectations entry
+  2  usage or harness error (bad arguments, unreadable files, an implementation that cannot start)
+  3  the implementation crashed or timed out, or the run hit its overall time bound
+  4  invalid vectors (reported with file, line, column and field before anything runs)";
+
+/// BIP 37 conformance suite: run the vectors against an implementation in any language.
+#[derive(Debug, Parser)]
+#[command(name = "bip37-conform", version, after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the suite against an implementation and report the result.
+    #[command(after_help = EXIT_CODES)]
+    Run(RunArgs),
+    /// Print the tests a selection picks (the plan), without running anything.
+    List(ListArgs),
+    /// Speak the subprocess protocol on stdin/stdout with a built-in implementation behind it.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VectorArgs {
+    /// Read the `*_test.json` files of this directory instead of the built-in vectors.
+    #[arg(long, value_name = "DIR")]
+    pub vectors: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Only tests whose id matches this glob (`*`, `?`); repeatable.
+    #[arg(long = "id", value_name = "GLOB")]
+    pub ids: Vec<String>,
+    /// Only tests of this phase (hash, seed, sizing, insert, contains, serialize, decode,
+    /// limits, match, update, merkle, sequence); repeatable.
+    #[arg(long = "phase", value_parser = parse_phase)]
+    pub phases: Vec<Phase>,
+    /// Only tests carrying this flag; repeatable.
+    #[arg(long = "flag")]
+    pub flags: Vec<String>,
+    /// Only tests from this kind of source; repeatable.
+    #[arg(long = "source", value_parser = ["core", "bip", "literature", "generated"])]
+    pub sources: Vec<String>,
+    /// Only tests of this operation (its wire name, e.g. murmur3); repeatable.
+    #[arg(long = "op", value_parser = parse_op)]
+    pub operations: Vec<OpName>,
+}
+
+impl SelectArgs {
+    pub fn selection(&self) -> Selection {
+        Selection {
+            ids: self.ids.clone(),
+            phases: self.phases.clone(),
+            flags: self.flags.clone(),
+            sources: self.sources.clone(),
+            operations: self.operations.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub vectors: VectorArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+}
+
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct TargetArgs {
+    /// The implementation's command line (split like a shell would, but run without one); it
+    /// must speak the subprocess protocol (docs/PROTOCOL.md).
+    #[arg(long = "impl", value_name = "COMMAND")]
+    pub command: Option<String>,
+    /// A built-in implementation, e.g. `reference`.
+    #[arg(long, value_name = "NAME")]
+    pub builtin: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub vectors: VectorArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Print the plan (the selected tests) and stop.
+    #[arg(long, visible_alias = "dry-run")]
+    pub list: bool,
+    /// The report format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Write the report to this file instead of stdout (a one-line verdict goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Known failures (TOML): listed failures are expected, a listed test that passes fails.
+    #[arg(long, value_name = "FILE")]
+    pub expectations: Option<PathBuf>,
+    /// Rewrite the expectations file from this run.
+    #[arg(long, requires = "expectations")]
+    pub update_expectations: bool,
+    /// The longest wait for one answer of a subprocess (e.g. 500ms, 5s).
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub timeout: Duration,
+    /// The longest wait for a subprocess's hello after each start.
+    #[arg(long, value_parser = parse_duration, default_value = "10s")]
+    pub start_timeout: Duration,
+    /// No test starts after this much time; the rest are reported as not run.
+    #[arg(long, value_parser = parse_duration, default_value = "10m")]
+    pub total_timeout: Duration,
+    /// Colour in the human report.
+    #[arg(long, value_enum, default_value_t = Colour::Auto)]
+    pub color: Colour,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The built-in implementation to serve.
+    #[arg(long, value_name = "NAME", default_value = "reference")]
+    pub builtin: String,
+}
+
+/// When to colour the human report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Colour {
+    /// Only when writing to a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+fn parse_phase(text: &str) -> Result<Phase, String> {
+    serde_json::from_value(serde_json::Value::from(text)).map_err(|e| e.to_string())
+}
+
+fn parse_op(text: &str) -> Result<OpName, String> {
+    OpName::from_name(text).ok_or_else(|| {
+        let known: Vec<&str> = OpName::ALL.iter().map(|o| o.as_str()).collect();
+        format!("unknown operation; known: {}", known.join(", "))
+    })
+}
+
+/// A duration written as a number with a unit: `ms`, `s` or `m`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 500ms, 5s or 2m"))?;
+    let seconds = match unit {
+        "ms" => value / 1e3,
+        "s" => value,
+        "m" => value * 60.0,
+        _ => return Err(format!("{text:?}: the unit must be ms, s or m")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|e| format!("{text:?}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("5").is_err());
+        assert!(parse_duration("s").is_err());
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

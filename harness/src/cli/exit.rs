@@ -1,0 +1,12 @@
+//! The exit codes of `bip37-conform`, for CI systems to act on (also in `--help` and README).
+
+/// Every selected test passed, was unsupported or failed as the expectations file says.
+pub const CONFORMANT: u8 = 0;
+/// Some test failed, a listed failure passed, or an expectations entry is stale.
+pub const FAILURES: u8 = 1;
+/// Bad arguments, unreadable or unwritable files, or an implementation that cannot start.
+pub const HARNESS_ERROR: u8 = 2;
+/// The implementation crashed or timed out, or the run hit its overall time bound.
+pub const BREAKDOWN: u8 = 3;
+/// A vector file is invalid.
+pub const INVALID_VECTORS: u8 = 4;

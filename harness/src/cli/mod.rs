@@ -1,0 +1,65 @@
+//! The `bip37-conform` command line: `run` the suite against an implementation, `list` the
+//! plan, `serve` a built-in implementation over the subprocess protocol, `lint` the vectors.
+//! Every path ends in one of the documented [`exit`] codes.
+
+pub mod args;
+pub mod builtins;
+pub mod exit;
+pub mod plan;
+pub mod run;
+pub mod vector_set;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::ffi::OsString;
+use std::io::{self, BufWriter};
+
+/// Parses `argv` (program name first) and runs the command; returns the exit code.
+pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit::HARNESS_ERROR
+            } else {
+                exit::CONFORMANT
+            };
+        }
+    };
+    match &cli.command {
+        Command::Run(args) => run::run(args),
+        Command::List(args) => match vector_set::load(args.vectors.vectors.as_deref()) {
+            Ok(tests) => {
+                let selected = args.select.selection().apply(&tests);
+                print!("{}", plan::render(&selected, tests.len()));
+                exit::CONFORMANT
+            }
+            Err(e) => {
+                eprintln!("bip37-conform: invalid vectors: {e}");
+                exit::INVALID_VECTORS
+            }
+        },
+        Command::Serve(args) => serve(&args.builtin),
+    }
+}
+
+fn serve(name: &str) -> u8 {
+    let mut implementation = match builtins::builtin(name) {
+        Ok(implementation) => implementation,
+        Err(e) => {
+            eprintln!("bip37-conform serve: {e}");
+            return exit::HARNESS_ERROR;
+        }
+    };
+    let stdin = io::stdin().lock();
+    let stdout = BufWriter::new(io::stdout().lock());
+    match crate::subprocess::serve(implementation.as_mut(), stdin, stdout, io::stderr()) {
+        Ok(()) => exit::CONFORMANT,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::CONFORMANT,
+        Err(e) => {
+            eprintln!("bip37-conform serve: {e}");
+            exit::HARNESS_ERROR
+        }
+    }
+}

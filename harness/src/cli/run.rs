@@ -1,0 +1,134 @@
+//! `bip37-conform run`: load and select the vectors, start the implementation, run, apply the
+//! expectations file, write the report and turn the verdict into an exit code.
+
+use super::args::{Colour, RunArgs};
+use super::builtins::builtin;
+use super::{exit, plan, vector_set};
+use crate::expectations::Expectations;
+use crate::implementation::Implementation;
+use crate::report::{self, Format};
+use crate::runner::{run_tests, Conformance, RunOptions};
+use crate::subprocess::{ClientConfig, Subprocess};
+use std::collections::HashSet;
+use std::io::IsTerminal;
+
+/// Runs `bip37-conform run` and returns its exit code.
+pub fn run(args: &RunArgs) -> u8 {
+    let tests = match vector_set::load(args.vectors.vectors.as_deref()) {
+        Ok(tests) => tests,
+        Err(e) => {
+            eprintln!("bip37-conform: invalid vectors: {e}");
+            return exit::INVALID_VECTORS;
+        }
+    };
+    let selected = args.select.selection().apply(&tests);
+    if args.list {
+        print!("{}", plan::render(&selected, tests.len()));
+        return exit::CONFORMANT;
+    }
+    let expectations = match &args.expectations {
+        Some(path) => match Expectations::load(path) {
+            Ok(e) => e,
+            Err(e) => return harness_error(&format!("expectations file {e}")),
+        },
+        None => Expectations::default(),
+    };
+    let mut implementation = match start(args) {
+        Ok(implementation) => implementation,
+        Err((code, message)) => {
+            eprintln!("bip37-conform: {message}");
+            return code;
+        }
+    };
+    let options = RunOptions {
+        total_time: Some(args.total_timeout),
+    };
+    let raw = run_tests(&selected, implementation.as_mut(), &options);
+    drop(implementation);
+    let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
+    let expectations = match (&args.expectations, args.update_expectations) {
+        (Some(path), true) => {
+            let updated = expectations.updated(&raw, &known);
+            if let Err(e) = std::fs::write(path, updated.to_toml()) {
+                return harness_error(&format!("cannot write {}: {e}", path.display()));
+            }
+            eprintln!(
+                "bip37-conform: wrote {} expected failures to {}",
+                updated.failures.len(),
+                path.display()
+            );
+            updated
+        }
+        _ => expectations,
+    };
+    let mut run = raw;
+    expectations.apply(&mut run, &known);
+    let colour = match args.color {
+        Colour::Always => true,
+        Colour::Never => false,
+        Colour::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let text = report::render(&run, args.format, colour);
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, text) {
+                return harness_error(&format!("cannot write {}: {e}", path.display()));
+            }
+            eprintln!(
+                "bip37-conform: {}; {} report written to {}",
+                report::verdict_text(&run),
+                format_name(args.format),
+                path.display()
+            );
+        }
+        None => print!("{text}"),
+    }
+    match run.conformance() {
+        Conformance::Conformant => exit::CONFORMANT,
+        Conformance::Failures => exit::FAILURES,
+        Conformance::Breakdown => exit::BREAKDOWN,
+    }
+}
+
+/// The implementation under test, or the exit code and message of why it cannot be had.
+fn start(args: &RunArgs) -> Result<Box<dyn Implementation>, (u8, String)> {
+    if let Some(name) = &args.target.builtin {
+        return builtin(name).map_err(|e| (exit::HARNESS_ERROR, e));
+    }
+    let command = args.target.command.as_deref().unwrap_or_default();
+    let argv = shlex::split(command).ok_or_else(|| {
+        (
+            exit::HARNESS_ERROR,
+            format!("cannot split the command line {command:?} (unbalanced quotes?)"),
+        )
+    })?;
+    let config = ClientConfig {
+        request_timeout: args.timeout,
+        start_timeout: args.start_timeout,
+        ..ClientConfig::new(argv)
+    };
+    match Subprocess::start(config) {
+        Ok(child) => Ok(Box::new(child)),
+        Err(e) if e.is_breakdown() => Err((exit::BREAKDOWN, e.to_string())),
+        Err(e) => Err((exit::HARNESS_ERROR, e.to_string())),
+    }
+}
+
+fn harness_error(message: &str) -> u8 {
+    eprintln!("bip37-conform: {message}");
+    exit::HARNESS_ERROR
+}
+
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Human => "human",
+        Format::Json => "JSON",
+        Format::Junit => "JUnit",
+        Format::Tap => "TAP",
+        Format::Markdown => "Markdown",
+    }
+}

@@ -1,0 +1,156 @@
+//! Expectations files, for adopting the suite gradually: the failures an implementation is
+//! known to have, each with the state it fails in and why.
+//!
+//! A listed failure that happens as listed is an expected failure and does not fail the run; a
+//! listed test that passes is an unexpected pass and does fail it, so the list only shrinks; an
+//! entry for a test id that no vector has is stale and fails the run too. The format is TOML:
+//!
+//! ```toml
+//! [failures."murmur3_test/tail-3"]
+//! state = "wrongValue"
+//! reason = "reads the tail big-endian; issue #12"
+//! ```
+
+use crate::runner::{Run, State};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+/// The contents of an expectations file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectations {
+    /// Test id → the expected failure.
+    #[serde(default)]
+    pub failures: BTreeMap<String, ExpectedFailure>,
+}
+
+/// One expected failure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedFailure {
+    /// The state the test is expected to end in (a failing state).
+    pub state: State,
+    /// Why it fails: an issue link, a known divergence.
+    pub reason: String,
+}
+
+const HEADER: &str = "\
+# bip37-conform expectations: the failures this implementation is known to have.
+# A listed test that passes fails the run (remove its entry); `--update-expectations` rewrites
+# this file from a run, keeping the reasons of entries that still fail as listed.
+";
+
+impl Expectations {
+    /// Parses the TOML text of an expectations file.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let parsed: Expectations = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (id, entry) in &parsed.failures {
+            if !entry.state.can_be_expected() {
+                return Err(format!(
+                    "failures.\"{id}\".state: {} is not a failure an expectations file can list",
+                    entry.state
+                ));
+            }
+        }
+        Ok(parsed)
+    }
+
+    /// Reads an expectations file; a missing file is an empty list.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text).map_err(|e| format!("{}: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// The TOML text of the file, with its explanatory header.
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(self).unwrap_or_default();
+        format!("{HEADER}\n{body}")
+    }
+
+    /// Marks expected failures and unexpected passes in `run`, and records stale entries
+    /// (ids not among `known_ids`, the ids of every loaded vector).
+    pub fn apply(&self, run: &mut Run, known_ids: &HashSet<&str>) {
+        for result in &mut run.results {
+            let Some(entry) = self.failures.get(&result.test.case.id) else {
+                continue;
+            };
+            if result.state == State::Pass {
+                result.state = State::UnexpectedPass;
+                result.message = format!(
+                    "passes, but the expectations file lists it as {} ({}): remove the entry",
+                    entry.state, entry.reason
+                );
+            } else if result.state == entry.state {
+                result.message = format!(
+                    "expected failure ({}): {}: {}",
+                    entry.reason, result.state, result.message
+                );
+                result.state = State::ExpectedFailure;
+            } else if result.state.is_failure() {
+                result.message = format!(
+                    "{} (the expectations file lists {} instead)",
+                    result.message, entry.state
+                );
+            }
+        }
+        run.stale_expectations = self
+            .failures
+            .keys()
+            .filter(|id| !known_ids.contains(id.as_str()))
+            .cloned()
+            .collect();
+    }
+
+    /// The expectations a run calls for: every failure of `raw` (a run before [`Self::apply`])
+    /// listed with its state, passing and unsupported tests removed, tests that did not run
+    /// kept as they were, and stale entries dropped.
+    pub fn updated(&self, raw: &Run, known_ids: &HashSet<&str>) -> Expectations {
+        let mut failures = self.failures.clone();
+        for result in &raw.results {
+            let id = &result.test.case.id;
+            if result.state == State::NotRun {
+                continue;
+            }
+            if !result.state.can_be_expected() {
+                failures.remove(id);
+                continue;
+            }
+            let reason = match self.failures.get(id) {
+                Some(old) if old.state == result.state => old.reason.clone(),
+                _ => match &result.difference {
+                    Some(d) => format!("{}: {d}", result.message),
+                    None => result.message.clone(),
+                },
+            };
+            failures.insert(
+                id.clone(),
+                ExpectedFailure {
+                    state: result.state,
+                    reason,
+                },
+            );
+        }
+        failures.retain(|id, _| known_ids.contains(id.as_str()));
+        Expectations { failures }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_refuses_states_that_are_not_failures() {
+        let text = "[failures.\"a/b\"]\nstate = \"wrongValue\"\nreason = \"r\"\n";
+        let parsed = Expectations::parse(text).unwrap();
+        assert_eq!(parsed.failures["a/b"].state, State::WrongValue);
+        assert_eq!(Expectations::parse(&parsed.to_toml()).unwrap(), parsed);
+        let err = Expectations::parse(&text.replace("wrongValue", "pass")).unwrap_err();
+        assert!(err.contains("not a failure"), "{err}");
+        assert!(Expectations::parse("[failures.x]\nstate = \"bogus\"\nreason = \"\"\n").is_err());
+    }
+}

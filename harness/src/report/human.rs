@@ -1,0 +1,75 @@
+//! The report for people: counts per state, then every failure with its details, then the
+//! verdict. Colour is the caller's choice (the CLI uses it only on a terminal).
+
+use super::{details, verdict_text};
+use crate::runner::select::source_kind;
+use crate::runner::{Conformance, Run, State};
+use std::fmt::Write;
+
+/// Values longer than this are cut in the human report.
+const VALUE_LIMIT: usize = 400;
+
+fn paint(colour: bool, code: &str, text: &str) -> String {
+    if colour {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+fn state_colour(state: State) -> &'static str {
+    match state {
+        State::Pass => "32",
+        State::Unsupported | State::ExpectedFailure => "33",
+        _ => "31",
+    }
+}
+
+/// Renders `run` for a terminal or a log.
+pub fn render(run: &Run, colour: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "bip37-conform: {}, {} tests in {:.3} s",
+        run.implementation,
+        run.results.len(),
+        run.elapsed.as_secs_f64()
+    );
+    let counts: Vec<String> = run
+        .counts()
+        .iter()
+        .map(|(state, n)| paint(colour, state_colour(*state), &format!("{state} {n}")))
+        .collect();
+    let _ = writeln!(out, "{}", counts.join(", "));
+    for result in run.failures() {
+        let test = &result.test;
+        let _ = writeln!(
+            out,
+            "\n{} {}  [{}, phase {:?}, source {}]",
+            paint(colour, "1;31", result.state.as_str()),
+            paint(colour, "1", &test.case.id),
+            test.request.op(),
+            test.case.phase,
+            source_kind(&test.group.source)
+        );
+        for (label, value) in details(result, Some(VALUE_LIMIT)) {
+            let _ = writeln!(out, "  {label:<10} {value}");
+        }
+    }
+    if !run.stale_expectations.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nstale expectations (no vector has these ids): {}",
+            run.stale_expectations.join(", ")
+        );
+    }
+    if let Some(why) = &run.aborted {
+        let _ = writeln!(out, "\nrun stopped early: {why}");
+    }
+    let code = match run.conformance() {
+        Conformance::Conformant => "1;32",
+        _ => "1;31",
+    };
+    let _ = writeln!(out, "\n{}", paint(colour, code, verdict_text(run)));
+    out
+}

@@ -1,0 +1,84 @@
+//! The JSON report: a stable, documented schema (`docs/REPORT.md`, `reportVersion` 1) that
+//! carries every result whole, for tools that post-process runs.
+
+use super::verdict_text;
+use crate::implementation::{Answer, Fault};
+use crate::ops::Output;
+use crate::runner::select::source_kind;
+use crate::runner::{Conformance, Run, State, TestResult};
+use serde_json::{json, Map, Value};
+
+/// The version of the report schema; it changes only when a field changes meaning or goes.
+pub const REPORT_VERSION: u32 = 1;
+
+/// Renders `run` as a pretty-printed JSON document.
+pub fn render(run: &Run) -> String {
+    serde_json::to_string_pretty(&to_value(run)).unwrap_or_default() + "\n"
+}
+
+/// The report as a JSON value.
+pub fn to_value(run: &Run) -> Value {
+    let counts = run.counts();
+    let mut summary = Map::new();
+    summary.insert("total".into(), json!(run.results.len()));
+    for state in State::ALL {
+        summary.insert(
+            state.as_str().into(),
+            json!(counts.get(state).copied().unwrap_or(0)),
+        );
+    }
+    json!({
+        "reportVersion": REPORT_VERSION,
+        "tool": {"name": "bip37-conform", "version": env!("CARGO_PKG_VERSION")},
+        "implementation": run.implementation,
+        "conformance": match run.conformance() {
+            Conformance::Conformant => "conformant",
+            Conformance::Failures => "failures",
+            Conformance::Breakdown => "breakdown",
+        },
+        "verdict": verdict_text(run),
+        "aborted": run.aborted,
+        "elapsedMs": run.elapsed.as_secs_f64() * 1e3,
+        "summary": summary,
+        "staleExpectations": run.stale_expectations,
+        "results": run.results.iter().map(result_value).collect::<Vec<_>>(),
+    })
+}
+
+fn result_value(result: &TestResult) -> Value {
+    let test = &result.test;
+    json!({
+        "id": test.case.id,
+        "file": test.file,
+        "operation": test.request.op().as_str(),
+        "phase": test.case.phase,
+        "source": source_kind(&test.group.source),
+        "result": test.case.result,
+        "flags": test.case.flags,
+        "comment": test.case.comment,
+        "state": result.state,
+        "message": result.message,
+        "input": test.request.input_json(),
+        "expected": test.expected.as_ref().map(Output::to_json),
+        "answer": answer_value(&result.answer),
+        "difference": result.difference,
+        "diagnosis": result.diagnosis,
+        "durationMs": result.duration.as_secs_f64() * 1e3,
+    })
+}
+
+fn answer_value(answer: &Answer<Output>) -> Value {
+    match answer {
+        Answer::Ok(output) => json!({"status": "ok", "output": output.to_json()}),
+        Answer::Rejected(r) => json!({"status": "error", "stage": r.stage, "message": r.message}),
+        Answer::Unsupported => json!({"status": "unsupported"}),
+        Answer::Fault(fault) => {
+            let kind = match fault {
+                Fault::Crash(_) => "crash",
+                Fault::Timeout => "timeout",
+                Fault::Protocol(_) => "protocol",
+            };
+            json!({"status": "fault", "kind": kind, "message": fault.to_string()})
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! The TAP (version 13) report: one line per test with a YAML block for each failure.
+//! Unsupported tests are `# SKIP`, expected failures `# TODO`, as TAP consumers expect.
+
+use super::details;
+use crate::runner::{Run, State};
+use std::fmt::Write;
+
+/// Renders `run` as TAP.
+pub fn render(run: &Run) -> String {
+    let mut out = format!("TAP version 13\n1..{}\n", run.results.len());
+    for (n, r) in run.results.iter().enumerate() {
+        let n = n + 1;
+        let id = r.test.case.id.replace('#', "\\#");
+        let _ = match r.state {
+            State::Pass => writeln!(out, "ok {n} - {id}"),
+            State::Unsupported => writeln!(out, "ok {n} - {id} # SKIP unsupported"),
+            State::ExpectedFailure => {
+                writeln!(out, "not ok {n} - {id} # TODO {}", one_line(&r.message))
+            }
+            _ => writeln!(out, "not ok {n} - {id}"),
+        };
+        if r.state.is_failure() {
+            out.push_str("  ---\n");
+            let _ = writeln!(out, "  state: {}", r.state);
+            for (label, value) in details(r, None) {
+                // A JSON string is a valid YAML scalar, whatever it contains.
+                let _ = writeln!(out, "  {label}: {}", serde_json::Value::from(value));
+            }
+            out.push_str("  ...\n");
+        }
+    }
+    if let Some(why) = &run.aborted {
+        let _ = writeln!(out, "# run stopped early: {why}");
+    }
+    out
+}
+
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ").replace('#', "\\#")
+}

@@ -1,0 +1,112 @@
+//! Running selected tests one at a time against any [`Implementation`], within an overall
+//! time bound, and summing up what happened.
+
+use super::state::State;
+use super::verdict::{judge, TestResult};
+use crate::implementation::{Answer, Implementation};
+use crate::vectors::LoadedTest;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// How a run is bounded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Once this much time has passed, the remaining tests are not started.
+    pub total_time: Option<Duration>,
+}
+
+/// The outcome of a whole run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// The implementation's name for reports.
+    pub implementation: String,
+    pub results: Vec<TestResult>,
+    /// Why the run stopped early, if it did.
+    pub aborted: Option<String>,
+    pub elapsed: Duration,
+    /// Expectations-file entries whose test id does not exist in the vectors.
+    pub stale_expectations: Vec<String>,
+}
+
+/// What a run adds up to, in decreasing order of severity of its exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conformance {
+    /// Every answered test passed (unsupported operations and expected failures allowed).
+    Conformant,
+    /// Some test failed, or the expectations file lists tests that do not exist.
+    Failures,
+    /// The implementation crashed or timed out, or the run hit its time bound.
+    Breakdown,
+}
+
+/// Runs `tests` in order. Operations the implementation does not claim are reported as
+/// unsupported without being sent.
+pub fn run_tests(
+    tests: &[&LoadedTest],
+    implementation: &mut dyn Implementation,
+    options: &RunOptions,
+) -> Run {
+    let start = Instant::now();
+    let claimed = implementation.operations();
+    let mut results = Vec::with_capacity(tests.len());
+    let mut aborted = None;
+    for test in tests {
+        let out_of_time = options.total_time.is_some_and(|t| start.elapsed() >= t);
+        if out_of_time && aborted.is_none() {
+            aborted = Some(format!(
+                "the overall time bound of {:?} was spent",
+                options.total_time.unwrap_or_default()
+            ));
+        }
+        if aborted.is_some() {
+            let mut result = judge(test, Answer::Unsupported, Duration::ZERO);
+            result.state = State::NotRun;
+            result.message = "not run: the overall time bound was spent".into();
+            results.push(result);
+            continue;
+        }
+        let began = Instant::now();
+        let answer = if claimed.contains(&test.request.op()) {
+            implementation.execute(&test.request)
+        } else {
+            Answer::Unsupported
+        };
+        results.push(judge(test, answer, began.elapsed()));
+    }
+    Run {
+        implementation: implementation.name(),
+        results,
+        aborted,
+        elapsed: start.elapsed(),
+        stale_expectations: Vec::new(),
+    }
+}
+
+impl Run {
+    /// How many tests ended in each state (states with no tests are left out).
+    pub fn counts(&self) -> BTreeMap<State, usize> {
+        let mut counts = BTreeMap::new();
+        for r in &self.results {
+            *counts.entry(r.state).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// The verdict of the run.
+    pub fn conformance(&self) -> Conformance {
+        if self.aborted.is_some() || self.results.iter().any(|r| r.state.is_breakdown()) {
+            Conformance::Breakdown
+        } else if !self.stale_expectations.is_empty()
+            || self.results.iter().any(|r| r.state.is_failure())
+        {
+            Conformance::Failures
+        } else {
+            Conformance::Conformant
+        }
+    }
+
+    /// The results that make the run fail, in run order.
+    pub fn failures(&self) -> impl Iterator<Item = &TestResult> {
+        self.results.iter().filter(|r| r.state.is_failure())
+    }
+}

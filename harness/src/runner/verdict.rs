@@ -1,0 +1,87 @@
+//! Judging one answer against one vector: `valid` demands exactly the expected value,
+//! `invalid` demands a rejection at any stage, `acceptable` takes either.
+
+use super::diff::first_difference;
+use super::state::State;
+use crate::implementation::{Answer, Fault};
+use crate::ops::Output;
+use crate::vectors::{Expectation, LoadedTest};
+use std::time::Duration;
+
+/// One test after the run: the vector, the answer, and what they add up to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestResult {
+    pub test: LoadedTest,
+    pub state: State,
+    /// What the implementation answered (`Unsupported` also when the test was not sent).
+    pub answer: Answer<Output>,
+    /// One line saying why the test is in its state (empty for a pass).
+    pub message: String,
+    /// Where a wrong value first departs from the expected one.
+    pub difference: Option<String>,
+    /// The likely bug class behind a failure, when one can be named.
+    pub diagnosis: Option<String>,
+    /// The time the implementation took to answer.
+    pub duration: Duration,
+}
+
+/// The state of `test` given `answer`, with the message and first difference to report.
+pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> TestResult {
+    let (state, message, difference) = match (&answer, test.case.result) {
+        (Answer::Ok(actual), Expectation::Valid | Expectation::Acceptable) => {
+            match &test.expected {
+                Some(expected) if expected == actual => (State::Pass, String::new(), None),
+                _ => (
+                    State::WrongValue,
+                    "answered a value other than the expected one".to_string(),
+                    Some(first_difference(test, actual)),
+                ),
+            }
+        }
+        (Answer::Ok(_), Expectation::Invalid) => (
+            State::AcceptedInvalid,
+            format!(
+                "accepted an input that must be rejected (Core rejects it at phase {:?})",
+                test.case.phase
+            ),
+            None,
+        ),
+        (Answer::Rejected(_), Expectation::Invalid | Expectation::Acceptable) => {
+            (State::Pass, String::new(), None)
+        }
+        (Answer::Rejected(rejection), Expectation::Valid) => (
+            State::RejectedValid,
+            match rejection.stage {
+                Some(stage) => format!(
+                    "rejected a valid input at stage {stage}: {}",
+                    rejection.message
+                ),
+                None => format!("rejected a valid input: {}", rejection.message),
+            },
+            None,
+        ),
+        (Answer::Unsupported, _) => (
+            State::Unsupported,
+            format!("operation {} is not supported", test.request.op()),
+            None,
+        ),
+        (Answer::Fault(fault), _) => (
+            match fault {
+                Fault::Crash(_) => State::Crash,
+                Fault::Timeout => State::Timeout,
+                Fault::Protocol(_) => State::ProtocolError,
+            },
+            fault.to_string(),
+            None,
+        ),
+    };
+    TestResult {
+        test: test.clone(),
+        state,
+        answer,
+        message,
+        difference,
+        diagnosis: None,
+        duration,
+    }
+}

@@ -1,0 +1,380 @@
+//! The harness side of the subprocess protocol: an implementation in any language, run as one
+//! long-lived child process behind the [`Implementation`] trait.
+//!
+//! The client survives any child: every wait is bounded (handshake, each request, shutdown),
+//! stdout lines are bounded in length, stderr is drained by a thread and its tail kept for
+//! reports. A crash or timeout is charged to the request in flight and the child is started
+//! again for the next one; after garbage, an oversized line or a wrong id the stream cannot be
+//! trusted, so the child is restarted too. A child that cannot be restarted is not retried.
+
+use super::pipes::{read_lines, Line, StderrTail};
+use super::protocol::{AnswerLine, Hello, HelloLine, RequestLine, PROTOCOL_VERSION};
+use crate::implementation::{Answer, Fault, Implementation};
+use crate::ops::{OpName, Output, Request};
+use std::fmt;
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How to start the child and how long to wait for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientConfig {
+    /// The program and its arguments (no shell).
+    pub argv: Vec<String>,
+    /// The longest wait for one answer.
+    pub request_timeout: Duration,
+    /// The longest wait for the `hello` line after a start.
+    pub start_timeout: Duration,
+    /// How long a child may take to exit once its stdin is closed before it is killed.
+    pub grace: Duration,
+    /// The longest answer line accepted, in bytes.
+    pub max_line: usize,
+}
+
+impl ClientConfig {
+    /// The default bounds: 5 s per request, 10 s to start, 1 s grace, 8 MiB lines.
+    pub fn new(argv: Vec<String>) -> Self {
+        ClientConfig {
+            argv,
+            request_timeout: Duration::from_secs(5),
+            start_timeout: Duration::from_secs(10),
+            grace: Duration::from_secs(1),
+            max_line: 8 << 20,
+        }
+    }
+}
+
+/// Why a child could not be started and greeted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    /// The program could not be run at all.
+    Spawn(String),
+    /// The child exited before its `hello`.
+    Crashed(String),
+    /// No `hello` within the start timeout.
+    Timeout(Duration),
+    /// The first line is not a `hello` this harness accepts.
+    Handshake(String),
+}
+
+impl StartError {
+    /// True when the implementation itself broke down (crash or timeout), not its set-up.
+    pub fn is_breakdown(&self) -> bool {
+        matches!(self, StartError::Crashed(_) | StartError::Timeout(_))
+    }
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Spawn(why) => write!(f, "cannot start the implementation: {why}"),
+            StartError::Crashed(why) => {
+                write!(f, "the implementation exited before its hello: {why}")
+            }
+            StartError::Timeout(t) => write!(f, "no hello from the implementation within {t:?}"),
+            StartError::Handshake(why) => write!(f, "bad handshake: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// A running child with its pipes.
+struct Process {
+    child: Child,
+    requests: Sender<Vec<u8>>,
+    lines: Receiver<Line>,
+    stderr: StderrTail,
+}
+
+/// What waiting for a line gave.
+enum Waited {
+    Line(Line),
+    Timeout,
+}
+
+impl Process {
+    fn launch(config: &ClientConfig) -> Result<(Process, Hello), StartError> {
+        let (program, args) = config
+            .argv
+            .split_first()
+            .ok_or_else(|| StartError::Spawn("the command line is empty".into()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| StartError::Spawn(format!("{program}: {e}")))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(StartError::Spawn("the child's pipes are missing".into()));
+        };
+        let mut process = Process {
+            child,
+            requests: write_lines(stdin),
+            lines: read_lines(stdout, config.max_line),
+            stderr: StderrTail::drain(stderr),
+        };
+        let hello = match process.wait_line(config.start_timeout) {
+            Waited::Line(Line::Text(text)) => parse_hello(&text),
+            Waited::Line(Line::Oversized { limit }) => Err(StartError::Handshake(format!(
+                "the hello line is longer than {limit} bytes"
+            ))),
+            Waited::Line(Line::End | Line::Failed(_)) => {
+                Err(StartError::Crashed(process.exit_report(config.grace)))
+            }
+            Waited::Timeout => Err(StartError::Timeout(config.start_timeout)),
+        };
+        match hello {
+            Ok(hello) => Ok((process, hello)),
+            Err(e) => {
+                process.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn wait_line(&mut self, timeout: Duration) -> Waited {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Waited::Line(line),
+            Err(RecvTimeoutError::Timeout) => Waited::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Waited::Line(Line::End),
+        }
+    }
+
+    /// Waits for the child to exit (killing it after `grace`) and describes how it ended.
+    fn exit_report(&mut self, grace: Duration) -> String {
+        let deadline = Instant::now() + grace;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status.to_string(),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                _ => {
+                    self.kill();
+                    break "closed its stdout and was killed".to_string();
+                }
+            }
+        };
+        let stderr = self.stderr.text();
+        if stderr.is_empty() {
+            status
+        } else {
+            let start = stderr.len() - tail_len(&stderr, 1000);
+            format!("{status}; stderr ends: {}", &stderr[start..])
+        }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Closes stdin and gives the child `grace` to exit before killing it.
+    fn shutdown(mut self, grace: Duration) {
+        drop(std::mem::replace(&mut self.requests, channel().0));
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        self.kill();
+    }
+}
+
+/// The byte length of the last `max` bytes of `text`, moved forward to a character boundary.
+fn tail_len(text: &str, max: usize) -> usize {
+    let mut start = text.len().saturating_sub(max);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    text.len() - start
+}
+
+/// Writes request lines to the child's stdin on a thread, so a child that stops reading can
+/// only block that thread; it ends when the child's stdin breaks or the sender is dropped.
+fn write_lines(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
+    let (tx, rx) = channel::<Vec<u8>>();
+    thread::spawn(move || {
+        for line in rx {
+            if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
+                return;
+            }
+        }
+    });
+    tx
+}
+
+fn parse_hello(text: &[u8]) -> Result<Hello, StartError> {
+    let line: HelloLine = serde_json::from_slice(text).map_err(|e| {
+        StartError::Handshake(format!(
+            "the first line must be {{\"hello\": {{...}}}}: {e}; it was {}",
+            excerpt(text)
+        ))
+    })?;
+    if line.hello.protocol != PROTOCOL_VERSION {
+        return Err(StartError::Handshake(format!(
+            "the implementation speaks protocol {}, this harness speaks {PROTOCOL_VERSION}",
+            line.hello.protocol
+        )));
+    }
+    Ok(line.hello)
+}
+
+/// The start of a line, for messages.
+fn excerpt(text: &[u8]) -> String {
+    let shown = String::from_utf8_lossy(&text[..text.len().min(120)]).into_owned();
+    if text.len() > 120 {
+        format!("{shown:?}...")
+    } else {
+        format!("{shown:?}")
+    }
+}
+
+/// An implementation behind the subprocess protocol.
+pub struct Subprocess {
+    config: ClientConfig,
+    hello: Hello,
+    process: Option<Process>,
+    next_id: u64,
+    restarts: usize,
+    /// Why the child could not be restarted; once set, no more starts are tried.
+    dead: Option<String>,
+}
+
+impl Subprocess {
+    /// Starts the child and reads its `hello`.
+    pub fn start(config: ClientConfig) -> Result<Self, StartError> {
+        let (process, hello) = Process::launch(&config)?;
+        Ok(Subprocess {
+            config,
+            hello,
+            process: Some(process),
+            next_id: 1,
+            restarts: 0,
+            dead: None,
+        })
+    }
+
+    /// The handshake of the first start.
+    pub fn hello(&self) -> &Hello {
+        &self.hello
+    }
+
+    /// How many times the child was started again after a crash, timeout or protocol error.
+    pub fn restarts(&self) -> usize {
+        self.restarts
+    }
+
+    /// Kills the child; the next request starts a new one.
+    fn discard(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+    }
+
+    fn crash(&mut self) -> Answer<Output> {
+        let report = match self.process.take() {
+            Some(mut process) => process.exit_report(self.config.grace),
+            None => "no process".into(),
+        };
+        Answer::Fault(Fault::Crash(report))
+    }
+
+    fn protocol_error(&mut self, why: String) -> Answer<Output> {
+        self.discard();
+        Answer::Fault(Fault::Protocol(why))
+    }
+
+    fn running(&mut self) -> Result<&mut Process, String> {
+        if let Some(why) = &self.dead {
+            return Err(format!("the implementation could not be restarted: {why}"));
+        }
+        if self.process.is_none() {
+            match Process::launch(&self.config) {
+                Ok((process, _)) => {
+                    self.restarts += 1;
+                    self.process = Some(process);
+                }
+                Err(e) => {
+                    self.dead = Some(e.to_string());
+                    return Err(format!("the implementation could not be restarted: {e}"));
+                }
+            }
+        }
+        self.process
+            .as_mut()
+            .ok_or_else(|| "no process".to_string())
+    }
+}
+
+impl Implementation for Subprocess {
+    fn name(&self) -> String {
+        format!("{} {}", self.hello.implementation, self.hello.version)
+            .trim()
+            .to_string()
+    }
+
+    fn operations(&self) -> Vec<OpName> {
+        self.hello.known_operations()
+    }
+
+    fn execute(&mut self, request: &Request) -> Answer<Output> {
+        let op = request.op();
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut line = serde_json::to_vec(&RequestLine {
+            id,
+            op: op.as_str().to_string(),
+            input: request.input_json(),
+        })
+        .unwrap_or_default();
+        line.push(b'\n');
+        let timeout = self.config.request_timeout;
+        let waited = match self.running() {
+            Err(why) => return Answer::Fault(Fault::Crash(why)),
+            Ok(process) => {
+                if process.requests.send(line).is_err() {
+                    Waited::Line(Line::End)
+                } else {
+                    process.wait_line(timeout)
+                }
+            }
+        };
+        match waited {
+            Waited::Timeout => {
+                self.discard();
+                Answer::Fault(Fault::Timeout)
+            }
+            Waited::Line(Line::End | Line::Failed(_)) => self.crash(),
+            Waited::Line(Line::Oversized { limit }) => {
+                self.protocol_error(format!("an answer line is longer than {limit} bytes"))
+            }
+            Waited::Line(Line::Text(text)) => match serde_json::from_slice::<AnswerLine>(&text) {
+                Err(e) => {
+                    self.protocol_error(format!("not an answer line ({e}): {}", excerpt(&text)))
+                }
+                Ok(answer) if answer.id != id => self.protocol_error(format!(
+                    "an answer with id {} while request {id} was pending",
+                    answer.id
+                )),
+                Ok(answer) => answer.body.into_answer(op),
+            },
+        }
+    }
+}
+
+impl Drop for Subprocess {
+    fn drop(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.shutdown(self.config.grace);
+        }
+    }
+}
