@@ -157,6 +157,9 @@ pub trait Implementation {
     fn pmt_extract(&mut self, _input: &PmtExtractInput) -> Answer<PmtExtractOutput> {
         Answer::Unsupported
     }
+    fn sequence(&mut self, _input: &SequenceInput) -> Answer<SequenceOutput> {
+        Answer::Unsupported
+    }
 
     /// Answers any request by calling the method of its operation. The subprocess client
     /// overrides this to send the request over the wire instead.
@@ -175,6 +178,7 @@ pub trait Implementation {
             Request::MerkleBlock(i) => self.merkle_block(i).map(Output::MerkleBlock),
             Request::PmtBuild(i) => self.pmt_build(i).map(Output::PmtBuild),
             Request::PmtExtract(i) => self.pmt_extract(i).map(Output::PmtExtract),
+            Request::Sequence(i) => self.sequence(i).map(Output::Sequence),
         }
     }
 }

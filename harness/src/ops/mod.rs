@@ -7,10 +7,12 @@
 
 pub mod filter;
 pub mod matching;
+pub mod sequence;
 pub mod wire;
 
 pub use filter::*;
 pub use matching::*;
+pub use sequence::*;
 pub use wire::*;
 
 use serde::{Deserialize, Serialize};
@@ -102,6 +104,7 @@ operations! {
     MerkleBlock = "merkleBlock" (MerkleBlockInput => MerkleBlockOutput): "Build the merkleblock of a block for a filter.";
     PmtBuild = "pmtBuild" (PmtBuildInput => PmtBuildOutput): "Build a partial merkle tree from txids and match flags.";
     PmtExtract = "pmtExtract" (PmtExtractInput => PmtExtractOutput): "Parse a partial merkle tree and extract its matches.";
+    Sequence = "sequence" (SequenceInput => SequenceOutput): "Run a session of filter messages, transactions and blocks against one node.";
 }
 
 impl fmt::Display for OpName {
