@@ -5,9 +5,11 @@
 //! the built-in reference behind it.
 
 pub mod cli;
+pub mod diagnosis;
 pub mod expectations;
 pub mod hex;
 pub mod implementation;
+pub mod mutants;
 pub mod ops;
 pub mod reference_impl;
 pub mod report;

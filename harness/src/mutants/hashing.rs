@@ -1,0 +1,100 @@
+//! The hashing switch points: MurmurHash3's block and tail mistakes, the hash seed kept wider
+//! than 32 bits, and the bytes an element is hashed as.
+//!
+//! The mistaken hash is the vector generator's model of mistaken ports
+//! ([`crate::vectorgen::mistaken_murmur`]), so a mutant answers exactly what the generator
+//! proved each vector tells apart from Core. Without its bug a mutant hashes with
+//! `bip37-reference`.
+
+use super::bug::Bug;
+use crate::vectorgen::mistaken_murmur::{murmur, Mistakes};
+use bip37_reference::filter::SEED_MULTIPLIER;
+use bip37_reference::limits::MAX_FILTERADD_BYTES;
+use bip37_reference::{hash_seed, murmur3};
+use std::borrow::Cow;
+
+/// The seed as the mutant holds it: 32 bits, or wider for the seed mistakes.
+pub fn mutant_seed(bug: Bug, hash_index: u32, tweak: u32) -> u64 {
+    let product = u64::from(hash_index) * u64::from(SEED_MULTIPLIER);
+    match bug {
+        Bug::SeedNotWrapped => product + u64::from(tweak),
+        // The tweak read as an i32 and sign-extended into the 64-bit sum.
+        Bug::SignedTweak => product.wrapping_add(i64::from(tweak as i32) as u64),
+        _ => u64::from(hash_seed(hash_index, tweak)),
+    }
+}
+
+/// The seed as the mutant reports it for `hashSeed`, or why it cannot: a seed wider than 32
+/// bits does not fit the answer.
+pub fn reported_seed(bug: Bug, hash_index: u32, tweak: u32) -> Result<u32, String> {
+    let seed = mutant_seed(bug, hash_index, tweak);
+    u32::try_from(seed).map_err(|_| format!("seed {seed:#x} does not fit in 32 bits"))
+}
+
+/// MurmurHash3 x86_32 of `data` as the mutant computes it, from a seed of [`mutant_seed`].
+pub fn mutant_murmur3(bug: Bug, seed: u64, data: &[u8]) -> u32 {
+    let mistakes = Mistakes {
+        big_endian_blocks: bug == Bug::BigEndianBlocks,
+        reversed_tail: bug == Bug::MurmurTail,
+        sign_extended_tail: bug == Bug::SignExtendedTail,
+    };
+    match u32::try_from(seed) {
+        Ok(seed) if mistakes == Mistakes::default() => murmur3(seed, data),
+        _ => murmur(seed, data, mistakes),
+    }
+}
+
+/// The bytes the mutant feeds to the hash for `element`.
+pub fn hashed_bytes(bug: Bug, element: &[u8]) -> Cow<'_, [u8]> {
+    match bug {
+        Bug::HexTextHashed => crate::hex::encode(element).into_bytes().into(),
+        Bug::LongElementTruncated if element.len() > MAX_FILTERADD_BYTES => {
+            element[..MAX_FILTERADD_BYTES].into()
+        }
+        _ => element.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bugs_only_change_what_they_break() {
+        // Whole blocks and single positive bytes have no tail to get wrong.
+        for data in [&b""[..], b"\x00\x11\x22\x33", b"\x7f"] {
+            assert_eq!(mutant_murmur3(Bug::MurmurTail, 7, data), murmur3(7, data));
+        }
+        assert_ne!(
+            mutant_murmur3(Bug::SignExtendedTail, 0, b"\xff"),
+            murmur3(0, b"\xff")
+        );
+        assert_ne!(
+            mutant_murmur3(Bug::BigEndianBlocks, 0, b"\x00\x11\x22\x33"),
+            murmur3(0, b"\x00\x11\x22\x33")
+        );
+    }
+
+    #[test]
+    fn wide_seeds() {
+        assert_eq!(mutant_seed(Bug::SeedNotWrapped, 1, 5), 4_221_880_218);
+        assert_eq!(mutant_seed(Bug::SeedNotWrapped, 2, 0), 0x1_f749_8f2a);
+        assert_eq!(mutant_seed(Bug::SignedTweak, 1, 0xffff_ffff), 0xfba4_c794);
+        assert_eq!(
+            mutant_seed(Bug::SignedTweak, 0, 0x8000_0000),
+            0xffff_ffff_8000_0000
+        );
+        assert!(reported_seed(Bug::SeedNotWrapped, 2, 0).is_err());
+        assert_eq!(reported_seed(Bug::MsbFirstBits, 2, 0), Ok(0xf749_8f2a));
+    }
+
+    #[test]
+    fn element_bytes() {
+        assert_eq!(&*hashed_bytes(Bug::HexTextHashed, &[0xab]), b"ab");
+        assert_eq!(
+            hashed_bytes(Bug::LongElementTruncated, &[1; 600]).len(),
+            520
+        );
+        assert_eq!(hashed_bytes(Bug::MurmurTail, &[1; 600]).len(), 600);
+    }
+}
