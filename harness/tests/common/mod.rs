@@ -1,0 +1,39 @@
+//! Paths and loaders shared by the harness's integration tests.
+#![allow(dead_code)] // each test binary uses its own part of this module
+
+use bip37_harness::vectors::{load_file, LoadedTest};
+use std::path::PathBuf;
+
+/// A file under `harness/tests/fixtures/`.
+pub fn fixture(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(path)
+}
+
+/// The fixture vector directory.
+pub fn fixture_vectors() -> PathBuf {
+    fixture("vectors")
+}
+
+/// The tests of the fixture vector file.
+pub fn mini_tests() -> Vec<LoadedTest> {
+    load_file(&fixture("vectors/mini_test.json"))
+        .expect("the fixture vectors load")
+        .tests
+}
+
+/// The argv that runs a misbehaving fixture adapter.
+pub fn adapter(name: &str) -> Vec<String> {
+    vec![
+        "python3".into(),
+        fixture(&format!("adapters/{name}.py"))
+            .to_string_lossy()
+            .into_owned(),
+    ]
+}
+
+/// The `bip37-conform` binary built for the tests.
+pub fn conform_binary() -> &'static str {
+    env!("CARGO_BIN_EXE_bip37-conform")
+}
