@@ -34,6 +34,9 @@ pub enum Command {
     List(ListArgs),
     /// Speak the subprocess protocol on stdin/stdout with a built-in implementation behind it.
     Serve(ServeArgs),
+    /// Run every mutant (the reference with one classic mistake) and print the kill table;
+    /// exits 1 if a mutant survives or is not diagnosed as its own bug class.
+    Mutants(VectorArgs),
 }
 
 #[derive(Debug, Args)]
@@ -137,6 +140,9 @@ pub struct ServeArgs {
     /// The built-in implementation to serve.
     #[arg(long, value_name = "NAME", default_value = "reference")]
     pub builtin: String,
+    /// Serve the mutant NAME instead (the same as `--builtin mutant:NAME`).
+    #[arg(long, value_name = "NAME", conflicts_with = "builtin")]
+    pub mutant: Option<String>,
 }
 
 /// When to colour the human report.

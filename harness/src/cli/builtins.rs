@@ -16,11 +16,20 @@ pub struct Builtin {
 }
 
 /// Every built-in implementation.
-pub const BUILTINS: &[Builtin] = &[Builtin {
-    name: "reference",
-    about: "bip37-reference, the Bitcoin Core-exact oracle",
-    make: |_| Some(Box::new(Reference)),
-}];
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "reference",
+        about: "bip37-reference, the Bitcoin Core-exact oracle",
+        make: |_| Some(Box::new(Reference)),
+    },
+    Builtin {
+        name: "mutant:",
+        about: "mutant:<name>, the reference with one classic mistake (`bip37-conform mutants` lists them)",
+        make: |name| {
+            crate::mutants::by_name(name).map(|m| Box::new(m) as Box<dyn Implementation>)
+        },
+    },
+];
 
 /// The built-in implementation called `selector`, or an error listing the known names.
 pub fn builtin(selector: &str) -> Result<Box<dyn Implementation>, String> {

@@ -40,7 +40,24 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
                 exit::INVALID_VECTORS
             }
         },
-        Command::Serve(args) => serve(&args.builtin),
+        Command::Serve(args) => match &args.mutant {
+            Some(mutant) => serve(&format!("mutant:{mutant}")),
+            None => serve(&args.builtin),
+        },
+        Command::Mutants(args) => match vector_set::load(args.vectors.as_deref()) {
+            Ok(tests) => {
+                let outcomes = crate::mutants::table::kill_table(&tests);
+                print!("{}", crate::mutants::table::render(&outcomes));
+                match outcomes.iter().all(|o| o.caught()) {
+                    true => exit::CONFORMANT,
+                    false => exit::FAILURES,
+                }
+            }
+            Err(e) => {
+                eprintln!("bip37-conform: invalid vectors: {e}");
+                exit::INVALID_VECTORS
+            }
+        },
     }
 }
 

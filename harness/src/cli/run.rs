@@ -43,8 +43,9 @@ pub fn run(args: &RunArgs) -> u8 {
     let options = RunOptions {
         total_time: Some(args.total_timeout),
     };
-    let raw = run_tests(&selected, implementation.as_mut(), &options);
+    let mut raw = run_tests(&selected, implementation.as_mut(), &options);
     drop(implementation);
+    crate::diagnosis::annotate(&mut raw.results);
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
     let expectations = match (&args.expectations, args.update_expectations) {
         (Some(path), true) => {

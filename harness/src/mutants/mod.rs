@@ -14,6 +14,7 @@ pub mod hashing;
 pub mod matching;
 pub mod merkle;
 pub mod sizing;
+pub mod table;
 pub mod wire;
 
 pub use bug::Bug;

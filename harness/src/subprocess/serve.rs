@@ -2,7 +2,7 @@
 //! from a stream (`bip37-conform serve` puts the reference on stdio this way).
 
 use super::protocol::{AnswerBody, AnswerLine, Hello, HelloLine, RequestLine, PROTOCOL_VERSION};
-use crate::implementation::Implementation;
+use crate::implementation::{Answer, Fault, Implementation};
 use crate::ops::{OpName, Request};
 use std::io::{self, BufRead, Write};
 
@@ -40,7 +40,7 @@ pub fn serve(
                 continue;
             }
         };
-        let body = answer(implementation, &request);
+        let body = answer(implementation, &request)?;
         write_line(
             &mut output,
             &AnswerLine {
@@ -52,23 +52,35 @@ pub fn serve(
     Ok(())
 }
 
-fn answer(implementation: &mut dyn Implementation, request: &RequestLine) -> AnswerBody {
+/// The answer to one request line; a crash the implementation models (a mutant's) ends the
+/// server, so the client sees the process die as it would with a real implementation.
+fn answer(
+    implementation: &mut dyn Implementation,
+    request: &RequestLine,
+) -> io::Result<AnswerBody> {
     let Some(op) = OpName::from_name(&request.op) else {
-        return AnswerBody::Unsupported {
+        return Ok(AnswerBody::Unsupported {
             message: format!("unknown operation {:?}", request.op),
-        };
+        });
     };
     if !implementation.operations().contains(&op) {
-        return AnswerBody::Unsupported {
+        return Ok(AnswerBody::Unsupported {
             message: format!("{op} is not supported"),
-        };
+        });
     }
     match Request::from_json(op, &request.input) {
-        Ok(typed) => AnswerBody::from_answer(&implementation.execute(&typed)),
-        Err(e) => AnswerBody::Error {
+        Ok(typed) => match implementation.execute(&typed) {
+            Answer::Fault(Fault::Crash(why)) => Err(io::Error::other(format!(
+                "{} crashed on request {}: {why}",
+                implementation.name(),
+                request.id
+            ))),
+            answered => Ok(AnswerBody::from_answer(&answered)),
+        },
+        Err(e) => Ok(AnswerBody::Error {
             stage: None,
             message: format!("the input does not fit {op}: {e}"),
-        },
+        }),
     }
 }
 
