@@ -15,4 +15,5 @@ pub mod reference_impl;
 pub mod report;
 pub mod runner;
 pub mod subprocess;
+pub mod vectorgen;
 pub mod vectors;

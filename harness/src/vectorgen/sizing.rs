@@ -1,0 +1,353 @@
+//! `sizing_test.json`: Core's constructor arithmetic, (n, p) → (bytes, hash functions).
+//!
+//! The three sizes Core's tests pin down are transcribed; every other test is generated to
+//! separate one classic mistake (float division, rounding, caps, forced minimum), found by a
+//! deterministic search over (n, p) that prefers a pair separating that mistake ALONE. Inputs
+//! Core leaves undefined are `invalid`.
+
+use super::builder::{core_source, generated_source, Case, FileBuilder, GroupBuilder, Outcome};
+use super::GenError;
+use crate::ops::{
+    BuildFilterInput, FilterInit, FpRate, OpName, Output, Request, SizingInput, SizingOutput,
+};
+use crate::vectors::model::{Expectation, Phase, VectorFile};
+use bip37_reference::sizing::{LN2, LN2_SQUARED};
+use bip37_reference::FilterLoad;
+
+/// The sizing mistakes the generated tests separate.
+const MISTAKES: &[&str] = &[
+    "FloatHashCount",
+    "SizeRoundedUp",
+    "HashCountFromRawBits",
+    "HashCountRounded",
+    "ForcedMinimumOneHash",
+    "NoHashFuncCap",
+    "NoFilterSizeCap",
+    "ByteCapAgainstBitLimit",
+];
+
+/// Core-tested sizes: (file, line, test case, n, p, bytes, hash functions), read off the
+/// serialized filters the tests compare against.
+const CORE_SIZES: &[(&str, u32, &str, u32, f64, u32, u32)] = &[
+    (
+        "src/test/bloom_tests.cpp",
+        35,
+        "bloom_tests/bloom_create_insert_serialize",
+        3,
+        0.01,
+        3,
+        5,
+    ),
+    (
+        "src/test/bloom_tests.cpp",
+        83,
+        "bloom_tests/bloom_create_insert_key",
+        2,
+        0.001,
+        3,
+        8,
+    ),
+    (
+        "test/functional/p2p_filter.py",
+        43,
+        "p2p_filter/watch_filter_init",
+        10,
+        0.000_001,
+        35,
+        19,
+    ),
+];
+
+/// Pairs worth a test of their own whatever they separate: the named float-division example,
+/// the degenerate sizes (0 bytes, 0 functions) and both caps.
+const NAMED: &[(u32, f64)] = &[
+    (9, 0.01),
+    (1, 0.5),
+    (1, 0.99),
+    (1_000_000, 0.0001),
+    (20_000, 0.001),
+    (10_000, 0.000_001),
+    (1, 0.0001),
+    (100, 0.0001),
+];
+
+/// Inputs without a defined result.
+const UNDEFINED: &[(u32, f64, &str)] = &[
+    (0, 0.01, "n-zero"),
+    (5, 0.0, "p-zero"),
+    (5, -0.5, "p-negative"),
+    (5, 1.0, "p-one"),
+    (5, 2.0, "p-above-one"),
+    (5, f64::NAN, "p-nan"),
+    (5, f64::INFINITY, "p-infinity"),
+    (5, f64::NEG_INFINITY, "p-negative-infinity"),
+    (u32::MAX, 1e-9, "bit-count-overflow"),
+];
+
+pub fn file() -> Result<(String, VectorFile), GenError> {
+    let mut file = FileBuilder::new(
+        "sizing",
+        &[
+            "Core's CBloomFilter constructor: bits = min(trunc(-n ln p / ln2^2), 288000), bytes = bits / 8, hash functions = min(trunc((bytes * 8 / n) * ln 2), 50) with an INTEGER division.",
+            "Sizing is client-side (never on the wire) but decides every filter a client sends.",
+        ],
+    );
+    for &(path, line, test_case, n, p, filter_bytes, hash_funcs) in CORE_SIZES {
+        let mut group = GroupBuilder::new(OpName::Sizing, core_source(path, line, test_case), "");
+        let expected = Output::Sizing(SizingOutput {
+            filter_bytes,
+            hash_funcs,
+        });
+        group.sourced(
+            sizing_case(n, p, "core", &[]),
+            Expectation::Valid,
+            Some(expected),
+        );
+        file.group(group);
+    }
+    let targeted = targeted_pairs()?;
+    let mut group = GroupBuilder::new(
+        OpName::Sizing,
+        generated_source("sizing", "one sizing mistake per test, found by a deterministic search over (n, p)"),
+        "Each test separates the mistake in its slug (and says in its flags which others it also separates).",
+    );
+    for &(target, n, p) in &targeted {
+        group.generated(
+            sizing_case(n, p, &kebab(target), &[target]),
+            Expectation::Valid,
+        );
+    }
+    file.group(group);
+    let mut group = GroupBuilder::new(
+        OpName::Sizing,
+        generated_source(
+            "sizing",
+            "degenerate sizes (0 bytes, 0 functions) and the caps",
+        ),
+        "Sizes Core's formula gives at its extremes.",
+    );
+    for &(n, p) in NAMED {
+        group.generated(sizing_case(n, p, "edge", &[]), Expectation::Valid);
+    }
+    file.group(group);
+    let mut group = GroupBuilder::new(
+        OpName::BuildFilter,
+        generated_source("sizing", "the sizing mistakes as they show in a filterload payload"),
+        "An empty filter sized from (n, p), serialized: its length and hash function count carry the sizing.",
+    );
+    for &(target, n, p) in targeted
+        .iter()
+        .filter(|&&(_, n, p)| serialized_size(n, p) < 1000)
+    {
+        group.generated(
+            build_case(n, p, &kebab(target), &[target]),
+            Expectation::Valid,
+        );
+    }
+    file.group(group);
+    let mut group = GroupBuilder::new(
+        OpName::Sizing,
+        generated_source("sizing", "inputs Core leaves undefined"),
+        "Division by zero, the logarithm of a non-positive rate, or a double outside unsigned int: no answer is right.",
+    );
+    for &(n, p, slug) in UNDEFINED {
+        let request = Request::Sizing(SizingInput {
+            n_elements: n,
+            fp_rate: FpRate(p),
+        });
+        let case = Case::new(
+            format!("undefined-{slug}"),
+            Phase::Sizing,
+            request,
+            format!("n = {n}, p = {p}"),
+        )
+        .notes(&["UndefinedSizing"]);
+        group.generated(case, Expectation::Invalid);
+    }
+    file.group(group);
+    file.finish()
+}
+
+/// For each mistake, the first (n, p) of the search grid that separates it alone, or failing
+/// that the first that separates it at all.
+fn targeted_pairs() -> Result<Vec<(&'static str, u32, f64)>, GenError> {
+    let ns = (1..=40).chain([
+        100, 1_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000,
+    ]);
+    let ps = [
+        0.5, 0.1, 0.05, 0.01, 0.001, 0.0001, 1e-6, 1e-9, 1e-12, 1e-20,
+    ];
+    let grid: Vec<(u32, f64)> = ns.flat_map(|n| ps.iter().map(move |&p| (n, p))).collect();
+    let separated = |n: u32, p: f64| -> Vec<&'static str> {
+        let right = mistaken_size(None, n, p);
+        MISTAKES
+            .iter()
+            .copied()
+            .filter(|m| mistaken_size(Some(m), n, p) != right)
+            .collect()
+    };
+    let mut pairs = vec![("FloatHashCount", 9, 0.01)];
+    for &target in MISTAKES.iter().filter(|&&m| m != "FloatHashCount") {
+        let alone = grid.iter().find(|&&(n, p)| separated(n, p) == [target]);
+        let any = || {
+            grid.iter()
+                .find(|&&(n, p)| separated(n, p).contains(&target))
+        };
+        let &(n, p) = alone
+            .or_else(any)
+            .ok_or_else(|| GenError(format!("no (n, p) separates {target}")))?;
+        pairs.push((target, n, p));
+    }
+    for &(_, n, p) in &pairs {
+        if mistaken_size(None, n, p)
+            != bip37_reference::size_for(n, p)
+                .ok()
+                .map(|s| (s.filter_bytes as u64, s.hash_funcs as u64))
+        {
+            return Err(GenError(format!(
+                "the sizing model disagrees with the reference at n = {n}, p = {p}"
+            )));
+        }
+    }
+    Ok(pairs)
+}
+
+/// Core's sizing with one `mistake` (or none): (bytes, hash functions), `None` where undefined.
+fn mistaken_size(mistake: Option<&str>, n: u32, p: f64) -> Option<(u64, u64)> {
+    let is = |m: &str| mistake == Some(m);
+    if n == 0 || !(p > 0.0 && p < 1.0) {
+        return None;
+    }
+    let raw_bits = -1.0 / LN2_SQUARED * f64::from(n) * p.ln();
+    if raw_bits >= 4_294_967_296.0 {
+        return None;
+    }
+    let cap = if is("NoFilterSizeCap") {
+        u64::MAX
+    } else if is("ByteCapAgainstBitLimit") {
+        36_000
+    } else {
+        288_000
+    };
+    let bits = (raw_bits as u64).min(cap);
+    let bytes = if is("SizeRoundedUp") {
+        bits.div_ceil(8)
+    } else {
+        bits / 8
+    };
+    let n = u64::from(n);
+    let per_element = if is("FloatHashCount") {
+        (bytes * 8) as f64 / n as f64
+    } else if is("HashCountFromRawBits") {
+        (bits / n) as f64
+    } else {
+        ((bytes * 8) / n) as f64
+    };
+    let funcs = per_element * LN2;
+    let funcs = if is("HashCountRounded") {
+        funcs.round()
+    } else {
+        funcs.trunc()
+    } as u64;
+    let funcs = if is("NoHashFuncCap") {
+        funcs
+    } else {
+        funcs.min(50)
+    };
+    let funcs = if is("ForcedMinimumOneHash") {
+        funcs.max(1)
+    } else {
+        funcs
+    };
+    Some((bytes, funcs))
+}
+
+fn size_answer(size: Option<(u64, u64)>) -> Outcome {
+    match size.map(|(b, k)| (u32::try_from(b), u32::try_from(k))) {
+        Some((Ok(filter_bytes), Ok(hash_funcs))) => Outcome::Ok(Output::Sizing(SizingOutput {
+            filter_bytes,
+            hash_funcs,
+        })),
+        Some(_) => Outcome::Fault,
+        None => Outcome::Rejected,
+    }
+}
+
+fn payload_answer(size: Option<(u64, u64)>) -> Outcome {
+    match size.map(|(b, k)| (usize::try_from(b), u32::try_from(k))) {
+        Some((Ok(bytes), Ok(hash_funcs))) => {
+            let load = FilterLoad {
+                data: vec![0; bytes],
+                hash_funcs,
+                tweak: 0,
+                flags: 0,
+            };
+            Outcome::Ok(Output::BuildFilter(crate::ops::BuildFilterOutput {
+                filterload: load.encode().into(),
+                contains: Vec::new(),
+            }))
+        }
+        Some(_) => Outcome::Fault,
+        None => Outcome::Rejected,
+    }
+}
+
+fn serialized_size(n: u32, p: f64) -> u64 {
+    mistaken_size(None, n, p).map_or(0, |(bytes, _)| bytes)
+}
+
+fn sizing_case(n: u32, p: f64, prefix: &str, targets: &[&'static str]) -> Case {
+    let request = Request::Sizing(SizingInput {
+        n_elements: n,
+        fp_rate: FpRate(p),
+    });
+    let mistaken = MISTAKES
+        .iter()
+        .map(|&m| (m, size_answer(mistaken_size(Some(m), n, p))))
+        .collect();
+    Case::new(
+        format!("{prefix}-n{n}-p{p:?}"),
+        Phase::Sizing,
+        request,
+        format!("n = {n}, p = {p}"),
+    )
+    .mistaken(mistaken)
+    .targets(targets)
+}
+
+fn build_case(n: u32, p: f64, prefix: &str, targets: &[&'static str]) -> Case {
+    let request = Request::BuildFilter(BuildFilterInput {
+        filter: FilterInit::Sized {
+            n_elements: n,
+            fp_rate: FpRate(p),
+            tweak: 0,
+            flags: 0,
+        },
+        insert: Vec::new(),
+        queries: Vec::new(),
+    });
+    let mistaken = MISTAKES
+        .iter()
+        .map(|&m| (m, payload_answer(mistaken_size(Some(m), n, p))))
+        .collect();
+    Case::new(
+        format!("{prefix}-payload-n{n}-p{p:?}"),
+        Phase::Sizing,
+        request,
+        format!("an empty filter for n = {n}, p = {p}, tweak 0, flags 0"),
+    )
+    .mistaken(mistaken)
+    .targets(targets)
+}
+
+/// `FloatHashCount` → `float-hash-count`.
+pub fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}

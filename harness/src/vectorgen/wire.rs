@@ -1,0 +1,739 @@
+//! `wire_test.json`: decoding `filterload` and `filteradd` payloads, and the limits a node
+//! applies to them.
+//!
+//! The limit probes of Core's functional test (36,000 / 36,001 bytes, 50 / 51 functions,
+//! 520 / 521-byte elements) are transcribed with their source. The generated tests separate
+//! decoder mistakes (non-canonical or truncated lengths, byte order, CompactSize boundaries,
+//! allocation from an untrusted length), modelled by a decoder that makes exactly one of them.
+//! Where Core and strict decoders legitimately differ (raw flags bytes, trailing bytes, limits
+//! while decoding) the test is `acceptable` and its note says why.
+
+use super::builder::{core_source, generated_source, Case, FileBuilder, GroupBuilder, Outcome};
+use super::GenError;
+use crate::hex::Hex;
+use crate::ops::{FilteraddOutput, FilterloadOutput, OpName, Output, PayloadInput, Request};
+use crate::vectors::model::{Expectation, Phase, VectorFile};
+use bip37_reference::compact_size::MAX_COMPACT_SIZE;
+use bip37_reference::limits::{MAX_FILTERADD_BYTES, MAX_FILTER_BYTES, MAX_HASH_FUNCS};
+use bip37_reference::{FilterAdd, FilterLoad};
+
+/// Every mistake the decoder model can make.
+const MISTAKES: &[&str] = &[
+    "NonCanonicalCompactSize",
+    "TruncationNotDetected",
+    "UntrustedLengthAllocation",
+    "BigEndianLength",
+    "BigEndianHashFuncs",
+    "BigEndianTweak",
+    "CompactSizeBoundaryLate",
+    "CompactSizeBoundaryEarly",
+    "NoFilterSizeLimit",
+    "NoHashFuncLimit",
+    "NoElementSizeLimit",
+    "LimitOffByOne",
+    "ByteCapAgainstBitLimitBytes",
+    "ByteCapAgainstBitLimitBits",
+];
+
+/// A Core probe: (operation, line, slug, payload, result, comment).
+type Probe = (
+    OpName,
+    u32,
+    &'static str,
+    Vec<u8>,
+    Expectation,
+    &'static str,
+);
+/// A generated decode test: (slug, payload, result, target mistakes, comment).
+type MessageRow = (
+    &'static str,
+    Vec<u8>,
+    Expectation,
+    &'static [&'static str],
+    &'static str,
+);
+/// A generated accept test: (slug, payload, result, phase, target mistakes, comment).
+type AcceptRow = (
+    &'static str,
+    Vec<u8>,
+    Expectation,
+    Phase,
+    &'static [&'static str],
+    &'static str,
+);
+
+/// Core's `MAX_PROTOCOL_MESSAGE_LENGTH`: a length above it cannot describe bytes of one message.
+const MAX_MESSAGE_BYTES: u64 = 4_000_000;
+
+pub fn file() -> Result<(String, VectorFile), GenError> {
+    let mut file = FileBuilder::new(
+        "wire",
+        &[
+            "filterload = CompactSize(len) | data | nHashFuncs u32 LE | nTweak u32 LE | nFlags u8; filteradd = CompactSize(len) | data.",
+            "The *Decode operations only decode; the *Accept operations decode and then apply the node's limits (36,000 bytes, 50 hash functions, 520-byte elements, all inclusive).",
+        ],
+    );
+    for group in core_groups()? {
+        file.group(group);
+    }
+    file.group(filterload_decode()?);
+    file.group(filteradd_decode()?);
+    file.group(accept_generated()?);
+    file.finish()
+}
+
+fn hex(text: &str) -> Result<Vec<u8>, GenError> {
+    Hex::parse(text)
+        .map(|h| h.0)
+        .map_err(|e| GenError(format!("{text}: {e}")))
+}
+
+fn filterload(data: Vec<u8>, hash_funcs: u32, tweak: u32, flags: u8) -> Vec<u8> {
+    FilterLoad {
+        data,
+        hash_funcs,
+        tweak,
+        flags,
+    }
+    .encode()
+}
+
+fn filteradd(data: Vec<u8>) -> Vec<u8> {
+    FilterAdd { data }.encode()
+}
+
+/// A test of `op` on `payload` with the answers of every modelled mistake.
+fn case(
+    op: OpName,
+    slug: &str,
+    phase: Phase,
+    payload: Vec<u8>,
+    comment: &str,
+) -> Result<Case, GenError> {
+    let mistaken = MISTAKES
+        .iter()
+        .map(|&m| (flag_of(m), model(op, Some(m), &payload)))
+        .collect();
+    let request = request(op, payload.clone())?;
+    if super::builder::reference_outcome(&request) != model(op, None, &payload) {
+        return Err(GenError(format!(
+            "{slug}: the decoder model without mistakes disagrees with the reference"
+        )));
+    }
+    let prefix = match op {
+        OpName::FilterloadDecode => "filterload",
+        OpName::FilteraddDecode => "filteradd",
+        OpName::FilterloadAccept => "filterload-accept",
+        _ => "filteradd-accept",
+    };
+    Ok(Case::new(format!("{prefix}-{slug}"), phase, request, comment).mistaken(mistaken))
+}
+
+fn request(op: OpName, payload: Vec<u8>) -> Result<Request, GenError> {
+    let input = PayloadInput {
+        payload: Hex(payload),
+    };
+    Ok(match op {
+        OpName::FilterloadDecode => Request::FilterloadDecode(input),
+        OpName::FilterloadAccept => Request::FilterloadAccept(input),
+        OpName::FilteraddDecode => Request::FilteraddDecode(input),
+        OpName::FilteraddAccept => Request::FilteraddAccept(input),
+        other => return Err(GenError(format!("{other} is not a message operation"))),
+    })
+}
+
+/// Both variants of a bug class carry its one flag.
+fn flag_of(mistake: &'static str) -> &'static str {
+    match mistake {
+        "CompactSizeBoundaryLate" | "CompactSizeBoundaryEarly" => "CompactSizeBoundary",
+        "ByteCapAgainstBitLimitBytes" | "ByteCapAgainstBitLimitBits" => "ByteCapAgainstBitLimit",
+        other => other,
+    }
+}
+
+fn core_groups() -> Result<Vec<GroupBuilder>, GenError> {
+    let probes: [Probe; 7] = [
+        // (operation, line, slug, payload, result, comment); line 221 is the empty-filter probe.
+        (
+            OpName::FilterloadAccept,
+            110,
+            "36001-bytes",
+            filterload(vec![0xbb; 36_001], 0, 0, 0),
+            Expectation::Invalid,
+            "36,001 bytes of bb: too-large bloom filter",
+        ),
+        (
+            OpName::FilterloadAccept,
+            114,
+            "36000-bytes",
+            filterload(vec![0xbb; 36_000], 0, 0, 0),
+            Expectation::Valid,
+            "36,000 bytes of bb: accepted",
+        ),
+        (
+            OpName::FilterloadAccept,
+            119,
+            "51-hash-funcs",
+            filterload(vec![0xaa], 51, 0, 0),
+            Expectation::Invalid,
+            "51 hash functions: too-large bloom filter",
+        ),
+        (
+            OpName::FilterloadAccept,
+            123,
+            "50-hash-funcs",
+            filterload(vec![0xaa], 50, 0, 0),
+            Expectation::Valid,
+            "50 hash functions: accepted",
+        ),
+        (
+            OpName::FilteraddAccept,
+            128,
+            "520-bytes",
+            filteradd(vec![0xcc; 520]),
+            Expectation::Valid,
+            "a 520-byte element: accepted",
+        ),
+        (
+            OpName::FilteraddAccept,
+            132,
+            "521-bytes",
+            filteradd(vec![0xcc; 521]),
+            Expectation::Invalid,
+            "a 521-byte element: bad filteradd message",
+        ),
+        (
+            OpName::FilterloadAccept,
+            221,
+            "empty-filter",
+            filterload(Vec::new(), 1, 0, 0),
+            Expectation::Valid,
+            "no bytes and 1 hash function (the CVE-2013-5700 probe): accepted",
+        ),
+    ];
+    let mut groups = Vec::new();
+    for (op, line, slug, payload, result, comment) in probes {
+        let mut group = GroupBuilder::new(
+            op,
+            core_source(
+                "test/functional/p2p_filter.py",
+                line,
+                if line == 221 {
+                    "P2PFilterTest: empty filter (CVE-2013-5700)"
+                } else {
+                    "P2PFilterTest: size limits"
+                },
+            ),
+            comment,
+        );
+        // The probe's fields, as the test builds its message: the expected answer of an accepted one.
+        let expected = match (result, op) {
+            (Expectation::Invalid, _) => None,
+            (_, OpName::FilteraddAccept) => Some(Output::FilteraddAccept(FilteraddOutput {
+                data: FilterAdd::decode(&payload)
+                    .map_err(|e| GenError(e.to_string()))?
+                    .data
+                    .into(),
+            })),
+            _ => {
+                let load = FilterLoad::decode(&payload).map_err(|e| GenError(e.to_string()))?;
+                Some(Output::FilterloadAccept(FilterloadOutput {
+                    data: load.data.into(),
+                    hash_funcs: load.hash_funcs,
+                    tweak: load.tweak,
+                    flags: load.flags,
+                }))
+            }
+        };
+        let case = case(op, &format!("core-{slug}"), Phase::Limits, payload, comment)?;
+        group.sourced(case, result, expected);
+        groups.push(group);
+    }
+    Ok(groups)
+}
+
+fn filterload_decode() -> Result<GroupBuilder, GenError> {
+    let op = OpName::FilterloadDecode;
+    let mut group = GroupBuilder::new(
+        op,
+        generated_source("wire", "filterload decoding: flags bytes, non-canonical and boundary lengths, truncation, trailing bytes, byte order, hostile lengths"),
+        "Decoding only: no limits apply (an oversize filter decodes).",
+    );
+    let core = filterload(hex("614e9b")?, 5, 0, 1);
+    for flags in [0u8, 1, 2] {
+        let c = case(
+            op,
+            &format!("flags-{flags}"),
+            Phase::Decode,
+            filterload(hex("614e9b")?, 5, 0, flags),
+            "a defined update mode",
+        )?;
+        group.generated(c, Expectation::Valid);
+    }
+    for flags in [3u8, 0xff] {
+        let c = case(
+            op,
+            &format!("flags-{flags}"),
+            Phase::Decode,
+            filterload(hex("614e9b")?, 5, 0, flags),
+            "Core keeps the byte and acts on flags & 3",
+        )?
+        .notes(&["RawFlagsByte"]);
+        group.generated(c, Expectation::Acceptable);
+    }
+    let rows: Vec<MessageRow> = vec![
+        (
+            "big-endian-fields",
+            filterload(hex("aa")?, 3, 0x0403_0201, 0),
+            Expectation::Valid,
+            &["BigEndianHashFuncs", "BigEndianTweak"],
+            "nHashFuncs 3, nTweak 0x04030201",
+        ),
+        (
+            "length-252",
+            filterload(vec![0x5a; 252], 2, 0, 0),
+            Expectation::Valid,
+            &[],
+            "252 bytes: one-byte length fc",
+        ),
+        (
+            "length-253",
+            filterload(vec![0x5a; 253], 2, 0, 0),
+            Expectation::Valid,
+            &["CompactSizeBoundary", "BigEndianLength"],
+            "253 bytes: fd fd 00",
+        ),
+        (
+            "non-canonical-fd",
+            [&hex("fd0300")?[..], &core[1..]].concat(),
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize"],
+            "3 written as fd 03 00",
+        ),
+        (
+            "non-canonical-fe",
+            [&hex("fe03000000")?[..], &core[1..]].concat(),
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize"],
+            "3 written as fe 03 00 00 00",
+        ),
+        (
+            "non-canonical-fd-252",
+            [
+                &hex("fdfc00")?[..],
+                &filterload(vec![0x5a; 252], 2, 0, 0)[1..],
+            ]
+            .concat(),
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize", "CompactSizeBoundary"],
+            "252 written as fd fc 00: one below the 0xfd form",
+        ),
+        (
+            "truncated-no-flags",
+            core[..core.len() - 1].to_vec(),
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "the flags byte is missing",
+        ),
+        (
+            "truncated-data",
+            core[..3].to_vec(),
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "3 bytes announced, 2 present",
+        ),
+        (
+            "truncated-empty",
+            Vec::new(),
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "the empty payload",
+        ),
+        (
+            "huge-length-prefix",
+            hex("fe00000002aa")?,
+            Expectation::Invalid,
+            &["UntrustedLengthAllocation"],
+            "0x02000000 bytes announced (Core's maximum), 1 present",
+        ),
+        (
+            "length-above-maximum",
+            hex("fe01000002aa")?,
+            Expectation::Invalid,
+            &[],
+            "0x02000001 bytes announced: above Core's MAX_SIZE",
+        ),
+        (
+            "length-64-bit",
+            hex("ff0000000001000000aa")?,
+            Expectation::Invalid,
+            &[],
+            "a 9-byte CompactSize of 2^32",
+        ),
+    ];
+    for (slug, payload, result, targets, comment) in rows {
+        group.generated(
+            case(op, slug, Phase::Decode, payload, comment)?.targets(targets),
+            result,
+        );
+    }
+    let c = case(
+        op,
+        "oversize-decodes",
+        Phase::Decode,
+        filterload(vec![0xbb; 36_001], 51, 0, 0),
+        "36,001 bytes and 51 functions decode; only the limits reject them",
+    )?
+    .notes(&["LimitsEnforcedAtDecode"]);
+    group.generated(c, Expectation::Acceptable);
+    for (slug, trailing) in [("trailing-byte", "00"), ("trailing-bytes", "deadbeef")] {
+        let payload = [&core[..], &hex(trailing)?[..]].concat();
+        let prefix = FilterLoad::decode(&core).map_err(|e| GenError(e.to_string()))?;
+        let c = case(
+            op,
+            slug,
+            Phase::Decode,
+            payload,
+            &format!("a complete payload followed by {trailing}: Core uses the prefix"),
+        )?
+        .notes(&["TrailingBytesIgnoredByCore"]);
+        group.acceptable(
+            c,
+            Output::FilterloadDecode(FilterloadOutput {
+                data: prefix.data.into(),
+                hash_funcs: prefix.hash_funcs,
+                tweak: prefix.tweak,
+                flags: prefix.flags,
+            }),
+        );
+    }
+    Ok(group)
+}
+
+fn filteradd_decode() -> Result<GroupBuilder, GenError> {
+    let op = OpName::FilteraddDecode;
+    let mut group = GroupBuilder::new(
+        op,
+        generated_source("wire", "filteradd decoding: CompactSize boundaries at 252/253 and 65535/65536, non-canonical lengths, truncation, trailing bytes"),
+        "Decoding only: no limits apply (a 65,536-byte element decodes).",
+    );
+    let rows: Vec<MessageRow> = vec![
+        (
+            "empty-element",
+            hex("00")?,
+            Expectation::Valid,
+            &[],
+            "the empty element",
+        ),
+        (
+            "length-252",
+            filteradd(vec![0x11; 252]),
+            Expectation::Valid,
+            &[],
+            "252 bytes: fc",
+        ),
+        (
+            "length-253",
+            filteradd(vec![0x11; 253]),
+            Expectation::Valid,
+            &["CompactSizeBoundary", "BigEndianLength"],
+            "253 bytes: fd fd 00",
+        ),
+        (
+            "length-65535",
+            filteradd(vec![0x22; 65_535]),
+            Expectation::Valid,
+            &[],
+            "65,535 bytes: fd ff ff",
+        ),
+        (
+            "length-65536",
+            filteradd(vec![0x22; 65_536]),
+            Expectation::Valid,
+            &["CompactSizeBoundary", "BigEndianLength"],
+            "65,536 bytes: fe 00 00 01 00",
+        ),
+        (
+            "non-canonical-fd",
+            hex("fd0100aa")?,
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize"],
+            "1 written as fd 01 00",
+        ),
+        (
+            "non-canonical-fd-252",
+            [&hex("fdfc00")?[..], &[0x11; 252][..]].concat(),
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize", "CompactSizeBoundary"],
+            "252 written as fd fc 00",
+        ),
+        (
+            "non-canonical-ff",
+            hex("ff0100000000000000aa")?,
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize"],
+            "1 written as ff and 8 bytes",
+        ),
+        (
+            "truncated-data",
+            hex("05aabb")?,
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "5 bytes announced, 2 present",
+        ),
+        (
+            "truncated-length",
+            hex("fdfd")?,
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "an 0xfd length missing its second byte",
+        ),
+        (
+            "truncated-empty",
+            Vec::new(),
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "the empty payload",
+        ),
+        (
+            "huge-length-prefix",
+            hex("fe00000002aa")?,
+            Expectation::Invalid,
+            &["UntrustedLengthAllocation"],
+            "0x02000000 bytes announced, 1 present",
+        ),
+    ];
+    for (slug, payload, result, targets, comment) in rows {
+        group.generated(
+            case(op, slug, Phase::Decode, payload, comment)?.targets(targets),
+            result,
+        );
+    }
+    let c = case(
+        op,
+        "trailing-byte",
+        Phase::Decode,
+        hex("01aabb")?,
+        "a 1-byte element followed by bb: Core uses the prefix",
+    )?
+    .notes(&["TrailingBytesIgnoredByCore"]);
+    group.acceptable(
+        c,
+        Output::FilteraddDecode(FilteraddOutput {
+            data: Hex(vec![0xaa]),
+        }),
+    );
+    Ok(group)
+}
+
+fn accept_generated() -> Result<GroupBuilder, GenError> {
+    let op = OpName::FilterloadAccept;
+    let mut group = GroupBuilder::new(
+        op,
+        generated_source("wire", "the limits between the probes of Core's functional test, and decode failures in the accept path"),
+        "Decode, then the node's limits.",
+    );
+    let rows: Vec<AcceptRow> = vec![
+        (
+            "bytes-4501",
+            filterload(vec![0x02; 4_501], 10, 0, 0),
+            Expectation::Valid,
+            Phase::Limits,
+            &["ByteCapAgainstBitLimit"],
+            "4,501 bytes: over 36,000 BITS, far under 36,000 bytes",
+        ),
+        (
+            "funcs-max-u32",
+            filterload(vec![0x03], u32::MAX, 0, 0),
+            Expectation::Invalid,
+            Phase::Limits,
+            &["NoHashFuncLimit"],
+            "2^32 - 1 hash functions",
+        ),
+        (
+            "truncated",
+            hex("03614e9b0500000000000000")?,
+            Expectation::Invalid,
+            Phase::Decode,
+            &["TruncationNotDetected"],
+            "the flags byte is missing: the decode fails before any limit",
+        ),
+    ];
+    for (slug, payload, result, phase, targets, comment) in rows {
+        group.generated(
+            case(op, slug, phase, payload, comment)?.targets(targets),
+            result,
+        );
+    }
+    let c = case(
+        op,
+        "flags-255",
+        Phase::Decode,
+        filterload(vec![0x04], 1, 0, 0xff),
+        "flags 0xff within the limits",
+    )?
+    .notes(&["RawFlagsByte"]);
+    group.generated(c, Expectation::Acceptable);
+    Ok(group)
+}
+
+/// What a decoder making `mistake` (or none) answers for `payload` under operation `op`.
+fn model(op: OpName, mistake: Option<&str>, payload: &[u8]) -> Outcome {
+    let mut reader = Reader {
+        rest: payload,
+        mistake,
+    };
+    let decoded = match op {
+        OpName::FilterloadDecode | OpName::FilterloadAccept => {
+            reader.filterload().map(Decoded::Load)
+        }
+        _ => reader.filteradd().map(Decoded::Add),
+    };
+    let decoded = match decoded.and_then(|d| {
+        if reader.rest.is_empty() {
+            Ok(d)
+        } else {
+            Err(Outcome::Rejected)
+        }
+    }) {
+        Ok(d) => d,
+        Err(outcome) => return outcome,
+    };
+    let is = |m: &str| mistake == Some(m);
+    let within = |value: u64, limit: u64, unlimited: bool| {
+        unlimited
+            || if is("LimitOffByOne") {
+                value < limit
+            } else {
+                value <= limit
+            }
+    };
+    match (op, decoded) {
+        (OpName::FilterloadDecode, Decoded::Load(out)) => {
+            Outcome::Ok(Output::FilterloadDecode(out))
+        }
+        (OpName::FilteraddDecode, Decoded::Add(out)) => Outcome::Ok(Output::FilteraddDecode(out)),
+        (OpName::FilterloadAccept, Decoded::Load(out)) => {
+            let bytes = out.data.len() as u64;
+            let bytes_ok = if is("ByteCapAgainstBitLimitBytes") {
+                bytes <= u64::from(MAX_FILTER_BYTES) * 8
+            } else if is("ByteCapAgainstBitLimitBits") {
+                bytes * 8 <= u64::from(MAX_FILTER_BYTES)
+            } else {
+                within(bytes, u64::from(MAX_FILTER_BYTES), is("NoFilterSizeLimit"))
+            };
+            let funcs_ok = within(
+                u64::from(out.hash_funcs),
+                u64::from(MAX_HASH_FUNCS),
+                is("NoHashFuncLimit"),
+            );
+            if bytes_ok && funcs_ok {
+                Outcome::Ok(Output::FilterloadAccept(out))
+            } else {
+                Outcome::Rejected
+            }
+        }
+        (_, Decoded::Add(out)) => {
+            if within(
+                out.data.len() as u64,
+                MAX_FILTERADD_BYTES as u64,
+                is("NoElementSizeLimit"),
+            ) {
+                Outcome::Ok(Output::FilteraddAccept(out))
+            } else {
+                Outcome::Rejected
+            }
+        }
+        (_, Decoded::Load(_)) => Outcome::Fault,
+    }
+}
+
+enum Decoded {
+    Load(FilterloadOutput),
+    Add(FilteraddOutput),
+}
+
+/// A payload reader that makes at most one decoding mistake.
+struct Reader<'a> {
+    rest: &'a [u8],
+    mistake: Option<&'a str>,
+}
+
+impl Reader<'_> {
+    fn is(&self, mistake: &str) -> bool {
+        self.mistake == Some(mistake)
+    }
+
+    /// `n` bytes, or a rejection; a decoder that does not detect truncation pads with zeros.
+    fn take(&mut self, n: u64) -> Result<Vec<u8>, Outcome> {
+        if n <= self.rest.len() as u64 {
+            let (head, rest) = self.rest.split_at(n as usize);
+            self.rest = rest;
+            return Ok(head.to_vec());
+        }
+        if n > MAX_MESSAGE_BYTES && self.is("UntrustedLengthAllocation") {
+            return Err(Outcome::Fault);
+        }
+        if !self.is("TruncationNotDetected") || n > MAX_MESSAGE_BYTES {
+            return Err(Outcome::Rejected);
+        }
+        let mut bytes = std::mem::take(&mut self.rest).to_vec();
+        bytes.resize(n as usize, 0);
+        Ok(bytes)
+    }
+
+    fn word(&mut self, big_endian: bool) -> Result<u32, Outcome> {
+        let mut bytes = self.take(4)?;
+        if big_endian {
+            bytes.reverse();
+        }
+        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+    }
+
+    fn compact_size(&mut self) -> Result<u64, Outcome> {
+        let marker = self.take(1)?[0];
+        let (width, minimum) = match marker {
+            0xfd => (2, 0xfd),
+            0xfe => (4, 0x1_0000),
+            0xff => (8, 0x1_0000_0000),
+            small => return Ok(u64::from(small)),
+        };
+        let mut bytes = self.take(width)?;
+        if self.is("BigEndianLength") {
+            bytes.reverse();
+        }
+        let value = bytes.iter().rev().fold(0u64, |v, &b| v << 8 | u64::from(b));
+        let minimum = match (marker, self.mistake) {
+            (0xfd, Some("CompactSizeBoundaryLate")) => 0xfe,
+            (0xfd, Some("CompactSizeBoundaryEarly")) => 0xfc,
+            (0xfe, Some("CompactSizeBoundaryLate")) => 0x1_0001,
+            (0xfe, Some("CompactSizeBoundaryEarly")) => 0xffff,
+            _ => minimum,
+        };
+        if (value < minimum && !self.is("NonCanonicalCompactSize")) || value > MAX_COMPACT_SIZE {
+            return Err(Outcome::Rejected);
+        }
+        Ok(value)
+    }
+
+    fn filterload(&mut self) -> Result<FilterloadOutput, Outcome> {
+        let len = self.compact_size()?;
+        let data = self.take(len)?;
+        let hash_funcs = self.word(self.is("BigEndianHashFuncs"))?;
+        let tweak = self.word(self.is("BigEndianTweak"))?;
+        let flags = self.take(1)?[0];
+        Ok(FilterloadOutput {
+            data: Hex(data),
+            hash_funcs,
+            tweak,
+            flags,
+        })
+    }
+
+    fn filteradd(&mut self) -> Result<FilteraddOutput, Outcome> {
+        let len = self.compact_size()?;
+        Ok(FilteraddOutput {
+            data: Hex(self.take(len)?),
+        })
+    }
+}
