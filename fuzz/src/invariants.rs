@@ -1,5 +1,6 @@
-//! Structure-aware (`arbitrary`) filter construction, checked against properties every BIP 37
-//! filter has rather than against another implementation:
+//! Structure-aware (`arbitrary`) filters and transactions, checked against properties every
+//! BIP 37 implementation has rather than against another implementation. Filter construction
+//! ([`filter`]):
 //!
 //! - no false negatives: every inserted element is contained;
 //! - an insert only ever sets bits;
@@ -7,9 +8,13 @@
 //!   function (none for the empty, match-all filter);
 //! - a filter sized by `(n, p)` is within the protocol limits;
 //! - a filter survives `filterload` encode and decode unchanged.
+//!
+//! Transaction matching ([`match_tx`]) has its own list.
 
 use arbitrary::{Arbitrary, Unstructured};
-use bip37_reference::{BloomFilter, FilterLoad};
+use bip37_reference::script::data_pushes;
+use bip37_reference::tx::{OutPoint, TxIn, TxOut};
+use bip37_reference::{BloomFilter, FilterLoad, Transaction};
 
 /// How the filter is set up. Sizes stay small enough that one run takes microseconds.
 #[derive(Debug, Arbitrary)]
@@ -123,4 +128,172 @@ pub fn filter(bytes: &[u8]) {
     let payload = FilterLoad::from(&filter).encode();
     let decoded = FilterLoad::decode(&payload).map(FilterLoad::into_filter);
     assert_eq!(decoded.as_ref(), Ok(&filter), "filterload roundtrip");
+}
+
+/// Which part of a transaction the matching target inserts into the filter before matching.
+#[derive(Debug, Arbitrary)]
+pub enum Planted {
+    /// Nothing: the verdict is whatever the filter says.
+    Nothing,
+    /// The txid.
+    Txid,
+    /// A push of an output script (index and push number taken modulo what exists).
+    OutputPush { output: u8, push: u8 },
+    /// An input's prevout serialization.
+    Prevout { input: u8 },
+    /// A push of an input's scriptSig.
+    ScriptSigPush { input: u8, push: u8 },
+}
+
+/// An input: prevout txid and index, scriptSig, sequence (no witness: it is never tested).
+#[derive(Debug, Arbitrary)]
+pub struct InputShape {
+    pub txid: [u8; 32],
+    pub vout: u32,
+    pub script_sig: Vec<u8>,
+    pub sequence: u32,
+}
+
+/// A transaction built field by field (decoding random bytes would rarely give one).
+#[derive(Debug, Arbitrary)]
+pub struct TxShape {
+    pub version: u32,
+    pub inputs: Vec<InputShape>,
+    pub outputs: Vec<(i64, Vec<u8>)>,
+    pub lock_time: u32,
+}
+
+/// A filter, an element planted from the first transaction, and transactions evaluated in order.
+#[derive(Debug, Arbitrary)]
+pub struct MatchCase {
+    pub filter_bytes: u16,
+    pub hash_funcs: u8,
+    pub tweak: u32,
+    pub flags: u8,
+    pub planted: Planted,
+    pub txs: Vec<TxShape>,
+}
+
+impl TxShape {
+    fn build(&self) -> Transaction {
+        Transaction {
+            version: self.version,
+            inputs: (self.inputs.iter())
+                .map(|input| TxIn {
+                    prevout: OutPoint {
+                        txid: input.txid,
+                        vout: input.vout,
+                    },
+                    script_sig: input.script_sig.clone(),
+                    sequence: input.sequence,
+                    witness: Vec::new(),
+                })
+                .collect(),
+            outputs: (self.outputs.iter())
+                .map(|(value, script)| TxOut {
+                    value: *value,
+                    script_pubkey: script.clone(),
+                })
+                .collect(),
+            lock_time: self.lock_time,
+        }
+    }
+}
+
+/// The element `planted` names in `tx`, if it exists.
+fn planted_element(planted: &Planted, tx: &Transaction) -> Option<Vec<u8>> {
+    let nth = |items: usize, i: u8| (items > 0).then(|| usize::from(i) % items);
+    let push = |script: &[u8], i: u8| {
+        let pushes: Vec<&[u8]> = data_pushes(script).collect();
+        nth(pushes.len(), i).map(|i| pushes[i].to_vec())
+    };
+    match *planted {
+        Planted::Nothing => None,
+        Planted::Txid => Some(tx.txid().to_vec()),
+        Planted::OutputPush { output, push: p } => {
+            push(&tx.outputs[nth(tx.outputs.len(), output)?].script_pubkey, p)
+        }
+        Planted::Prevout { input } => Some(
+            tx.inputs[nth(tx.inputs.len(), input)?]
+                .prevout
+                .to_bytes()
+                .to_vec(),
+        ),
+        Planted::ScriptSigPush { input, push: p } => {
+            push(&tx.inputs[nth(tx.inputs.len(), input)?].script_sig, p)
+        }
+    }
+}
+
+/// The target: transaction matching and updates against their invariants.
+///
+/// - no false negatives: a transaction whose txid, output push, prevout or scriptSig push was
+///   inserted matches;
+/// - updates never remove a match: the filter only gains bits, and every transaction that
+///   matched still matches the final filter;
+/// - with `flags & 3 == 1` a matching output's outpoint is in the filter afterwards;
+/// - with `flags & 3` of 0 or 3 the filter never changes, and the empty filter matches all.
+pub fn match_tx(bytes: &[u8]) {
+    let Ok(case) = MatchCase::arbitrary_take_rest(Unstructured::new(bytes)) else {
+        return;
+    };
+    let data = vec![0; usize::from(case.filter_bytes % 4096)];
+    let mut filter =
+        BloomFilter::from_parts(data, (case.hash_funcs % 64).into(), case.tweak, case.flags);
+    let txs: Vec<Transaction> = case.txs.iter().map(TxShape::build).collect();
+    if let Some(element) = txs
+        .first()
+        .and_then(|tx| planted_element(&case.planted, tx))
+    {
+        filter.insert(&element);
+    }
+    let initial = filter.clone();
+    let mut matched = Vec::new();
+    for tx in &txs {
+        let before = filter.data().to_vec();
+        let relevant = filter.is_relevant_and_update(tx);
+        let only_set = before.iter().zip(filter.data()).all(|(b, a)| b & a == *b);
+        assert!(only_set, "an update cleared a bit");
+        if filter.is_empty() {
+            assert!(relevant, "the empty filter must match everything");
+        }
+        if case.flags & 3 == 1 {
+            check_outpoints_inserted(&filter, &before, tx);
+        }
+        matched.push(relevant);
+    }
+    if let Some(first) = txs.first() {
+        if planted_element(&case.planted, first).is_some() {
+            assert!(matched[0], "false negative for {:?}", case.planted);
+        }
+    }
+    if case.flags & 3 == 0 || case.flags & 3 == 3 {
+        assert_eq!(filter, initial, "UPDATE_NONE changed the filter");
+    }
+    for (tx, was) in txs.iter().zip(matched) {
+        if was {
+            assert!(
+                filter.clone().is_relevant_and_update(tx),
+                "an update removed a match"
+            );
+        }
+    }
+}
+
+/// With UPDATE_ALL, every output with a push the filter (as it was) contains has its outpoint
+/// in the filter afterwards.
+fn check_outpoints_inserted(after: &BloomFilter, before: &[u8], tx: &Transaction) {
+    let old = BloomFilter::from_parts(
+        before.to_vec(),
+        after.hash_funcs(),
+        after.tweak(),
+        after.flags(),
+    );
+    let txid = tx.txid();
+    for (vout, output) in (0u32..).zip(&tx.outputs) {
+        if data_pushes(&output.script_pubkey).any(|push| old.contains(push)) {
+            let outpoint = OutPoint { txid, vout }.to_bytes();
+            assert!(after.contains(&outpoint), "outpoint {vout} not inserted");
+        }
+    }
 }

@@ -6,16 +6,21 @@
 //!
 //! - [`wire`]: `filterload` / `filteradd` against the `bitcoin` crate 0.32, with the one
 //!   allowlist of known divergences.
+//! - [`merkle`]: partial merkle trees and `merkleblock` against the `bitcoin` crate 0.32.
+//! - [`script`]: the script push walk against the `bitcoin` crate's instruction iterator.
 //! - [`hashing`]: MurmurHash3 and bit indexes against the `mur3` crate.
-//! - [`decode`]: every reference decoder on arbitrary bytes (no panic, no allocation beyond
-//!   the input, canonical re-encoding).
-//! - [`invariants`]: structure-aware filter construction against properties of every filter.
+//! - [`decode`]: every reference decoder on arbitrary bytes (no panic, no allocation from an
+//!   untrusted length, canonical re-encoding).
+//! - [`invariants`]: structure-aware filters and transactions against properties every
+//!   implementation has (no false negatives, roundtrips, updates never remove a match).
 //! - [`alloc_guard`]: the allocator that measures the largest allocation of a decoder.
 
 pub mod alloc_guard;
 pub mod decode;
 pub mod hashing;
 pub mod invariants;
+pub mod merkle;
+pub mod script;
 pub mod wire;
 
 #[global_allocator]
@@ -30,6 +35,10 @@ pub struct Target {
 
 /// Every fuzz target. A test checks that this list and `fuzz_targets/` name the same targets.
 pub const TARGETS: &[Target] = &[
+    Target {
+        name: "decode_block",
+        run: decode::block,
+    },
     Target {
         name: "decode_compact_size",
         run: decode::compact_size,
@@ -47,6 +56,22 @@ pub const TARGETS: &[Target] = &[
         run: decode::filterload,
     },
     Target {
+        name: "decode_merkle_block",
+        run: decode::merkle_block,
+    },
+    Target {
+        name: "decode_pmt",
+        run: decode::pmt,
+    },
+    Target {
+        name: "decode_script",
+        run: decode::script,
+    },
+    Target {
+        name: "decode_tx",
+        run: decode::tx,
+    },
+    Target {
         name: "differential_bit_indexes",
         run: hashing::bit_indexes_target,
     },
@@ -59,12 +84,32 @@ pub const TARGETS: &[Target] = &[
         run: wire::filterload,
     },
     Target {
+        name: "differential_merkle_block",
+        run: merkle::merkle_block,
+    },
+    Target {
         name: "differential_murmur3",
         run: hashing::murmur3_target,
     },
     Target {
+        name: "differential_pmt_build",
+        run: merkle::pmt_build,
+    },
+    Target {
+        name: "differential_pmt_extract",
+        run: merkle::pmt_extract,
+    },
+    Target {
+        name: "differential_script",
+        run: script::script,
+    },
+    Target {
         name: "invariants_filter",
         run: invariants::filter,
+    },
+    Target {
+        name: "invariants_match_tx",
+        run: invariants::match_tx,
     },
 ];
 

@@ -1,0 +1,8 @@
+//! The reference partial merkle tree decoder and extraction on arbitrary bytes.
+#![cfg_attr(fuzzing, no_main)]
+
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bip37_fuzz::decode::pmt(data));
+
+#[cfg(not(fuzzing))]
+fn main() {}

@@ -1,0 +1,8 @@
+//! The reference script push walk on arbitrary bytes.
+#![cfg_attr(fuzzing, no_main)]
+
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bip37_fuzz::decode::script(data));
+
+#[cfg(not(fuzzing))]
+fn main() {}

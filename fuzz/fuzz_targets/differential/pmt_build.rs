@@ -1,0 +1,8 @@
+//! Partial merkle tree construction: the reference against the bitcoin crate 0.32.
+#![cfg_attr(fuzzing, no_main)]
+
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bip37_fuzz::merkle::pmt_build(data));
+
+#[cfg(not(fuzzing))]
+fn main() {}
