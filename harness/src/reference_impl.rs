@@ -56,7 +56,7 @@ pub fn filterload_output(load: FilterLoad) -> FilterloadOutput {
 }
 
 /// The matches of a merkle block or tree in the operations' form.
-fn matched_txs(matches: &[Match]) -> Vec<MatchedTx> {
+pub fn matched_txs(matches: &[Match]) -> Vec<MatchedTx> {
     matches
         .iter()
         .map(|m| MatchedTx {

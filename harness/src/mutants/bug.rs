@@ -100,23 +100,48 @@ bugs! {
         "a filteradd element of more than 520 bytes is accepted";
     LimitOffByOne = "limit-off-by-one", "LimitOffByOne":
         "the limits look exclusive: 36,000 bytes, 50 hash functions or 520-byte elements are refused";
-    // Transaction matching and merkle blocks.
+    // Transaction matching.
     TxidDisplayOrder = "txid-display-order", "TxidDisplayOrder":
-        "txids look tested and inserted in display (RPC) byte order instead of internal order";
+        "the txid looks tested in display (RPC) byte order instead of internal order";
     BigEndianOutpointIndex = "big-endian-outpoint-index", "BigEndianOutpointIndex":
         "the outpoint's output index looks serialized big-endian (it is a little-endian u32)";
     AbortAfterTxidMatch = "abort-after-txid-match", "AbortAfterTxidMatch":
         "matching looks stopped at a txid match, skipping the outputs' outpoint updates (Core scans every output)";
+    AbortAfterOutputMatch = "abort-after-output-match", "AbortAfterOutputMatch":
+        "matching looks stopped at the first matching output, skipping the later outputs' updates";
     OutpointPerPush = "outpoint-per-push", "OutpointPerPush":
-        "an output's outpoint looks inserted once per matching push instead of once per output";
+        "an outpoint looks inserted for every matching push, numbered by push instead of by output";
     P2PubkeyOnlyAnyOutput = "p2pubkey-only-any-output", "P2PubkeyOnlyAnyOutput":
         "under P2PUBKEY_ONLY the outpoint looks inserted for any matching output, not only pay-to-pubkey and bare multisig";
     FlagsNotMasked = "flags-not-masked", "FlagsNotMasked":
         "the update mode looks read from the whole flags byte instead of flags & 3";
+    FlagsThreeAsAll = "flags-three-as-all", "FlagsThreeAsAll":
+        "flags & 3 == 3 looks treated as UPDATE_ALL (Core: it equals neither ALL nor P2PUBKEY_ONLY, so nothing is inserted)";
+    EmptyPushTested = "empty-push-tested", "EmptyPushTested":
+        "empty pushes (OP_0, PUSHDATA of zero bytes) look tested as elements";
+    SmallIntegerTested = "small-integer-tested", "SmallIntegerTested":
+        "OP_1..OP_16 look tested as one-byte elements (they push no data)";
+    MalformedPushNotStopping = "malformed-push-not-stopping", "MalformedPushNotStopping":
+        "the bytes of a truncated push look tested (Core stops parsing the script there)";
     WitnessMatched = "witness-matched", "WitnessMatched":
         "witness items look tested against the filter (Core never tests witness data)";
+    CoinbasePrevoutSkipped = "coinbase-prevout-skipped", "CoinbasePrevoutSkipped":
+        "the coinbase input looks skipped (Core tests its null prevout and scriptSig pushes)";
+    WholeScriptTested = "whole-script-tested", "WholeScriptTested":
+        "whole scripts look tested as elements besides their pushes";
+    // Merkle blocks and partial merkle trees.
+    BlockUsesFilterSnapshot = "block-uses-filter-snapshot", "BlockUsesFilterSnapshot":
+        "a block's transactions look evaluated against the filter as it was before the block (Core's updates apply to the later transactions)";
     PmtBitOrder = "pmt-bit-order", "PmtBitOrder":
         "the partial merkle tree's flag bits look packed most-significant first (Core packs least-significant first)";
+    PmtPaddingNotChecked = "pmt-padding-not-checked", "PmtPaddingNotChecked":
+        "a partial merkle tree with whole unused flag bytes is accepted (only the last byte may hold padding)";
+    PmtUnusedHashesAccepted = "pmt-unused-hashes-accepted", "PmtUnusedHashesAccepted":
+        "a partial merkle tree with unused hashes is accepted";
+    PmtTransactionCountUnbounded = "pmt-transaction-count-unbounded", "PmtTransactionCountUnbounded":
+        "a partial merkle tree claiming more than 16,666 transactions is accepted";
+    PmtIdenticalSiblingsAccepted = "pmt-identical-siblings-accepted", "PmtIdenticalSiblingsAccepted":
+        "a partial merkle tree with identical sibling hashes is accepted (CVE-2012-2459)";
 }
 
 #[cfg(test)]

@@ -1,48 +1,81 @@
-//! The matching switch points: Core's `IsRelevantAndUpdate` over the mutant's filter, where a
-//! mutant can test the txid in display order, serialize an outpoint's index big-endian, stop
-//! at a txid match, insert once per matching push, insert for any output under
-//! P2PUBKEY_ONLY, use the flags byte unmasked, or test witness data. Transactions, scripts
-//! and the standard-script solver are `bip37-reference`'s.
+//! The matching switch points: Core's `IsRelevantAndUpdate` over the mutant's filter, where
+//! a mutant can get the elements wrong (txid in display order, big-endian outpoint index,
+//! empty pushes, small integers, the bytes of a truncated push, whole scripts, witness items),
+//! the walk wrong (stop at the first txid or output match, skip the coinbase's prevout) or
+//! the update wrong (unmasked flags, flags 3 as ALL, an outpoint per push, P2PUBKEY_ONLY for
+//! any output). The mistakes are those the vector generator models
+//! (`vectorgen::mistaken_match`), so every matching vector that separates a mistake kills its
+//! mutant. Transactions, script parsing and the solver are `bip37-reference`'s.
 
 use super::bug::Bug;
 use super::filter::{DivisionByZero, MutantFilter};
-use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_P2PUBKEY_ONLY};
-use bip37_reference::script::data_pushes;
-use bip37_reference::sha256::Hash256;
+use bip37_reference::script::{Ops, OP_1, OP_16, OP_PUSHDATA1, OP_PUSHDATA2, OP_PUSHDATA4};
 use bip37_reference::solver::is_pubkey_or_multisig;
 use bip37_reference::tx::{OutPoint, Transaction};
 use bip37_reference::UpdateMode;
 
-/// A txid as the mutant holds it: internal byte order, or reversed (display order).
-fn held(bug: Bug, txid: Hash256) -> Hash256 {
-    let mut txid = txid;
-    if bug == Bug::TxidDisplayOrder {
-        txid.reverse();
-    }
-    txid
-}
-
 /// The 36-byte outpoint element as the mutant serializes it.
 fn outpoint_element(bug: Bug, outpoint: &OutPoint) -> [u8; 36] {
-    let mut bytes = OutPoint {
-        txid: held(bug, outpoint.txid),
-        vout: outpoint.vout,
-    }
-    .to_bytes();
+    let mut bytes = outpoint.to_bytes();
     if bug == Bug::BigEndianOutpointIndex {
-        bytes[32..].copy_from_slice(&outpoint.vout.to_be_bytes());
+        bytes[32..].reverse();
     }
     bytes
 }
 
+/// The elements of `script` the mutant tests, in order. Without a mistake: the data of every
+/// non-empty push up to the first malformed push.
+fn script_elements(bug: Bug, script: &[u8]) -> Vec<Vec<u8>> {
+    let mut elements = Vec::new();
+    if bug == Bug::WholeScriptTested {
+        elements.push(script.to_vec());
+    }
+    let mut ops = Ops::new(script);
+    for op in ops.by_ref() {
+        let small_integer = (OP_1..=OP_16).contains(&op.opcode);
+        if small_integer && bug == Bug::SmallIntegerTested {
+            elements.push(vec![op.opcode - OP_1 + 1]);
+        } else if !op.data.is_empty() || (bug == Bug::EmptyPushTested && op.opcode <= OP_PUSHDATA4)
+        {
+            elements.push(op.data.to_vec());
+        }
+    }
+    if bug == Bug::MalformedPushNotStopping && ops.hit_malformed_push() {
+        let rest = ops.remaining();
+        let length_bytes = match rest.first() {
+            Some(&OP_PUSHDATA1) => 1,
+            Some(&OP_PUSHDATA2) => 2,
+            Some(&OP_PUSHDATA4) => 4,
+            _ => 0,
+        };
+        if let Some(data) = rest.get(1 + length_bytes..).filter(|d| !d.is_empty()) {
+            elements.push(data.to_vec());
+        }
+    }
+    elements
+}
+
 /// The update mode the mutant reads from the flags byte.
 fn update_mode(bug: Bug, flags: u8) -> UpdateMode {
-    match (bug, flags) {
-        (Bug::FlagsNotMasked, BLOOM_UPDATE_ALL) => UpdateMode::All,
-        (Bug::FlagsNotMasked, BLOOM_UPDATE_P2PUBKEY_ONLY) => UpdateMode::P2PubkeyOnly,
-        (Bug::FlagsNotMasked, _) => UpdateMode::None,
+    match bug {
+        Bug::FlagsNotMasked => match flags {
+            1 => UpdateMode::All,
+            2 => UpdateMode::P2PubkeyOnly,
+            _ => UpdateMode::None,
+        },
+        Bug::FlagsThreeAsAll if flags & 1 == 1 => UpdateMode::All,
         _ => UpdateMode::from_flags(flags),
     }
+}
+
+/// True when the filter contains one of `elements`.
+fn any_contained(filter: &MutantFilter, elements: &[Vec<u8>]) -> Result<bool, DivisionByZero> {
+    for element in elements {
+        if filter.contains(element)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// `IsRelevantAndUpdate` as the mutant runs it.
@@ -55,67 +88,61 @@ pub fn is_relevant_and_update(
         return Ok(true);
     }
     let txid = tx.txid();
-    let mut found = filter.contains(&held(bug, txid))?;
+    let mut tested_txid = txid;
+    if bug == Bug::TxidDisplayOrder {
+        tested_txid.reverse();
+    }
+    let mut found = filter.contains(&tested_txid)?;
     if found && bug == Bug::AbortAfterTxidMatch {
         return Ok(true);
     }
     let mode = update_mode(bug, filter.flags());
-    for (index, output) in tx.outputs.iter().enumerate() {
+    let mut elements_seen = 0u32;
+    for (vout, output) in (0u32..).zip(&tx.outputs) {
         let script = &output.script_pubkey;
-        let mut matching_pushes = 0;
-        for data in data_pushes(script) {
-            if filter.contains(data)? {
-                matching_pushes += 1;
-                if bug != Bug::OutpointPerPush {
-                    break;
+        for element in script_elements(bug, script) {
+            elements_seen += 1;
+            if !filter.contains(&element)? {
+                continue;
+            }
+            found = true;
+            let inserts = match mode {
+                UpdateMode::All => true,
+                UpdateMode::P2PubkeyOnly => {
+                    bug == Bug::P2PubkeyOnlyAnyOutput || is_pubkey_or_multisig(script)
                 }
+                UpdateMode::None => false,
+            };
+            // The per-push mutant numbers the outpoint by the element, not the output.
+            let index = match bug {
+                Bug::OutpointPerPush => elements_seen - 1,
+                _ => vout,
+            };
+            if inserts {
+                filter.insert(&outpoint_element(bug, &OutPoint { txid, vout: index }))?;
+            }
+            if bug != Bug::OutpointPerPush {
+                break;
             }
         }
-        if matching_pushes == 0 {
-            continue;
-        }
-        found = true;
-        let insert = match mode {
-            UpdateMode::All => true,
-            UpdateMode::P2PubkeyOnly => {
-                bug == Bug::P2PubkeyOnlyAnyOutput || is_pubkey_or_multisig(script)
-            }
-            UpdateMode::None => false,
-        };
-        if insert {
-            // A transaction cannot hold 2^32 outputs; the index fits.
-            let vout = u32::try_from(index).unwrap_or(u32::MAX);
-            let element = outpoint_element(bug, &OutPoint { txid, vout });
-            for _ in 0..matching_pushes {
-                filter.insert(&element)?;
-            }
+        if found && bug == Bug::AbortAfterOutputMatch {
+            return Ok(true);
         }
     }
     if found {
         return Ok(true);
     }
-    for input in &tx.inputs {
-        let witness = match bug {
-            Bug::WitnessMatched => &input.witness[..],
-            _ => &[],
-        };
-        let relevant = filter.contains(&outpoint_element(bug, &input.prevout))?
-            || any_contained(filter, data_pushes(&input.script_sig))?
-            || any_contained(filter, witness.iter().map(Vec::as_slice))?;
-        if relevant {
-            return Ok(true);
-        }
+    let coinbase = tx.inputs.len() == 1 && tx.inputs[0].prevout == OutPoint::NULL;
+    if coinbase && bug == Bug::CoinbasePrevoutSkipped {
+        return Ok(false);
     }
-    Ok(false)
-}
-
-/// True when the filter contains one of `elements` (stopping at the first).
-fn any_contained<'a>(
-    filter: &MutantFilter,
-    elements: impl IntoIterator<Item = &'a [u8]>,
-) -> Result<bool, DivisionByZero> {
-    for element in elements {
-        if !element.is_empty() && filter.contains(element)? {
+    for input in &tx.inputs {
+        let mut elements = vec![outpoint_element(bug, &input.prevout).to_vec()];
+        elements.extend(script_elements(bug, &input.script_sig));
+        if bug == Bug::WitnessMatched {
+            elements.extend(input.witness.iter().cloned());
+        }
+        if any_contained(filter, &elements)? {
             return Ok(true);
         }
     }

@@ -1,13 +1,19 @@
-//! The merkle switch points: the partial merkle tree's flag bits packed most-significant
-//! first, and the `merkleblock` built over the mutant's matching. Trees are built, encoded,
-//! decoded and checked by `bip37-reference`; the bit-order mutant only re-orders the bits
-//! within each byte on the way in and out.
+//! The merkle switch points: the `merkleblock` built over the mutant's matching (or over a
+//! snapshot of the filter), the partial merkle tree's flag bits packed most-significant
+//! first, and an `ExtractMatches` that skips one of Core's checks. Trees are built, encoded
+//! and decoded by `bip37-reference`, and checked by it unless skipping a check is the mistake.
 
 use super::bug::Bug;
 use super::filter::{DivisionByZero, MutantFilter};
 use super::matching::is_relevant_and_update;
+use crate::ops::MerkleBlockOutput;
+use crate::reference_impl::matched_txs;
 use bip37_reference::block::Block;
-use bip37_reference::pmt::{BuildError, Match, PartialMerkleTree};
+use bip37_reference::merkle_block::MerkleBlock;
+use bip37_reference::pmt::{
+    BuildError, ExtractError, Extracted, Match, PartialMerkleTree, MAX_TRANSACTIONS,
+};
+use bip37_reference::sha256::{hash_pair, Hash256};
 
 /// Why the mutant could not build a `merkleblock`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,13 +52,14 @@ pub fn repacked(bug: Bug, serialized: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Core's `CMerkleBlock(block, filter)` over the mutant's filter and matching: the tree as the
-/// mutant packs it and the matches in block order.
-pub fn filtered_tree(
+/// Core's `CMerkleBlock(block, filter)` over the mutant's filter and matching, as the
+/// operations report it: the payload (with the tree packed the mutant's way), the matches in
+/// block order and the filter bytes after the updates.
+pub fn merkle_block(
     bug: Bug,
     block: &Block,
     filter: &mut MutantFilter,
-) -> Result<(PartialMerkleTree, Vec<Match>), MerkleFailure> {
+) -> Result<MerkleBlockOutput, MerkleFailure> {
     let mut txids = Vec::with_capacity(block.transactions.len());
     let mut flags = Vec::with_capacity(block.transactions.len());
     let mut matched = Vec::new();
@@ -66,7 +73,127 @@ pub fn filtered_tree(
         flags.push(relevant);
     }
     let tree = PartialMerkleTree::build(&txids, &flags).map_err(MerkleFailure::Build)?;
-    Ok((as_packed(bug, tree), matched))
+    let message = MerkleBlock {
+        header: block.header,
+        tree: as_packed(bug, tree),
+        matched,
+    };
+    Ok(MerkleBlockOutput {
+        merkleblock: message.encode().into(),
+        matched: matched_txs(&message.matched),
+        filter_data: filter.data().to_vec().into(),
+    })
+}
+
+/// The mistakes of `ExtractMatches`: a check Core makes that the mutant skips.
+pub fn is_extraction_bug(bug: Bug) -> bool {
+    matches!(
+        bug,
+        Bug::PmtPaddingNotChecked
+            | Bug::PmtUnusedHashesAccepted
+            | Bug::PmtTransactionCountUnbounded
+            | Bug::PmtIdenticalSiblingsAccepted
+    )
+}
+
+/// `ExtractMatches` as the mutant runs it: Core's traversal and checks, less the one its
+/// mistake skips.
+pub fn extract_matches(bug: Bug, tree: &PartialMerkleTree) -> Result<Extracted, ExtractError> {
+    let n = tree.transactions;
+    if n == 0 {
+        return Err(ExtractError::NoTransactions);
+    }
+    if n > MAX_TRANSACTIONS && bug != Bug::PmtTransactionCountUnbounded {
+        return Err(ExtractError::TooManyTransactions(n));
+    }
+    if tree.hashes.len() > n as usize {
+        return Err(ExtractError::MoreHashesThanTransactions {
+            hashes: tree.hashes.len(),
+            transactions: n,
+        });
+    }
+    if tree.bits.len() < tree.hashes.len() {
+        return Err(ExtractError::FewerBitsThanHashes {
+            bits: tree.bits.len(),
+            hashes: tree.hashes.len(),
+        });
+    }
+    let mut walk = Walk {
+        bug,
+        tree,
+        bits: 0,
+        hashes: 0,
+        matches: Vec::new(),
+    };
+    let height = (0..).find(|&h| walk.width(h) <= 1).unwrap_or(0);
+    let root = walk.node(height, 0)?;
+    let (bits, hashes) = (walk.bits, walk.hashes);
+    if bits.div_ceil(8) != tree.bits.len().div_ceil(8) && bug != Bug::PmtPaddingNotChecked {
+        return Err(ExtractError::UnusedBits {
+            used: bits,
+            available: tree.bits.len(),
+        });
+    }
+    if hashes != tree.hashes.len() && bug != Bug::PmtUnusedHashesAccepted {
+        return Err(ExtractError::UnusedHashes {
+            used: hashes,
+            available: tree.hashes.len(),
+        });
+    }
+    Ok(Extracted {
+        root,
+        matches: walk.matches,
+    })
+}
+
+/// The depth-first walk of `TraverseAndExtract`: how many bits and hashes it has used.
+struct Walk<'a> {
+    bug: Bug,
+    tree: &'a PartialMerkleTree,
+    bits: usize,
+    hashes: usize,
+    matches: Vec<Match>,
+}
+
+impl Walk<'_> {
+    /// The number of nodes `height` levels above the leaves.
+    fn width(&self, height: u32) -> u64 {
+        (u64::from(self.tree.transactions) + (1u64 << height) - 1) >> height
+    }
+
+    /// The hash of node `pos` at `height`, consuming bits and hashes as it goes.
+    fn node(&mut self, height: u32, pos: u32) -> Result<Hash256, ExtractError> {
+        let flag = *self
+            .tree
+            .bits
+            .get(self.bits)
+            .ok_or(ExtractError::BitsExhausted)?;
+        self.bits += 1;
+        if height > 0 && flag {
+            let left = self.node(height - 1, pos * 2)?;
+            if u64::from(pos * 2 + 1) >= self.width(height - 1) {
+                return Ok(hash_pair(&left, &left));
+            }
+            let right = self.node(height - 1, pos * 2 + 1)?;
+            if right == left && self.bug != Bug::PmtIdenticalSiblingsAccepted {
+                return Err(ExtractError::IdenticalSiblings { height, pos });
+            }
+            return Ok(hash_pair(&left, &right));
+        }
+        let hash = *self
+            .tree
+            .hashes
+            .get(self.hashes)
+            .ok_or(ExtractError::HashesExhausted)?;
+        self.hashes += 1;
+        if flag {
+            self.matches.push(Match {
+                index: pos,
+                txid: hash,
+            });
+        }
+        Ok(hash)
+    }
 }
 
 #[cfg(test)]
@@ -91,5 +218,30 @@ mod tests {
             read_back.extract_matches().unwrap(),
             core.extract_matches().unwrap()
         );
+    }
+
+    #[test]
+    fn extraction_skips_only_its_own_check() {
+        let txids: Vec<[u8; 32]> = (1..=5u8).map(|i| [i; 32]).collect();
+        let mut tree =
+            PartialMerkleTree::build(&txids, &[false, true, false, false, true]).unwrap();
+        let core = tree.extract_matches();
+        for &bug in Bug::ALL {
+            assert_eq!(extract_matches(bug, &tree), core, "{bug:?}");
+        }
+        tree.hashes.push([0xee; 32]);
+        assert_eq!(
+            extract_matches(Bug::MsbFirstBits, &tree),
+            tree.extract_matches()
+        );
+        assert_eq!(extract_matches(Bug::PmtUnusedHashesAccepted, &tree), core);
+        tree.hashes.pop();
+        tree.bits.extend([false; 8]);
+        assert!(extract_matches(Bug::PmtUnusedHashesAccepted, &tree).is_err());
+        assert_eq!(extract_matches(Bug::PmtPaddingNotChecked, &tree), core);
+        let twins: Vec<[u8; 32]> = [1u8, 2, 3, 3].iter().map(|&i| [i; 32]).collect();
+        let tree = PartialMerkleTree::build(&twins, &[false, false, true, true]).unwrap();
+        assert!(tree.extract_matches().is_err());
+        assert!(extract_matches(Bug::PmtIdenticalSiblingsAccepted, &tree).is_ok());
     }
 }

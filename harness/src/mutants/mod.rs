@@ -4,7 +4,7 @@
 //!
 //! One engine serves every mutant: the operations below compute what `bip37-reference`
 //! computes, through switch points ([`hashing`], [`sizing`], [`filter`], [`wire`],
-//! [`matching`], [`merkle`]) where the
+//! [`matching`], [`merkle`], [`session`]) where the
 //! mistake named by a [`Bug`] is made. Everything a bug does not touch is the reference's own
 //! code. The registry is [`all`]; `mutant:<name>` selects one by [`Bug::name`].
 
@@ -13,6 +13,7 @@ pub mod filter;
 pub mod hashing;
 pub mod matching;
 pub mod merkle;
+pub mod session;
 pub mod sizing;
 pub mod table;
 pub mod wire;
@@ -21,10 +22,9 @@ pub use bug::Bug;
 
 use crate::implementation::{Answer, Fault, Implementation, Stage};
 use crate::ops::*;
-use crate::reference_impl::{filterload_output, Reference};
+use crate::reference_impl::{filterload_output, matched_txs, Reference};
 use bip37_reference::block::Block;
-use bip37_reference::merkle_block::MerkleBlock;
-use bip37_reference::pmt::Match;
+use bip37_reference::pmt::PartialMerkleTree;
 use bip37_reference::tx::Transaction;
 use filter::MutantFilter;
 use wire::WireFailure;
@@ -79,17 +79,6 @@ fn limited<T, E: std::fmt::Display>(check: Result<(), E>, output: T) -> Answer<T
 /// A decode rejection.
 fn undecodable(e: impl std::fmt::Display) -> (Stage, String) {
     (Stage::Decode, e.to_string())
-}
-
-/// Matches as the operations report them.
-fn matched_txs(matches: &[Match]) -> Vec<MatchedTx> {
-    matches
-        .iter()
-        .map(|m| MatchedTx {
-            index: m.index,
-            txid: m.txid.to_vec().into(),
-        })
-        .collect()
 }
 
 impl Mutant {
@@ -216,18 +205,8 @@ impl Implementation for Mutant {
         let build = || {
             let mut filter = self.filter_with(&input.filter, &input.insert)?;
             let block = Block::decode(&input.block).map_err(undecodable)?;
-            let (tree, matched) = merkle::filtered_tree(self.bug, &block, &mut filter)
-                .map_err(|e| (Stage::Validation, e.to_string()))?;
-            let message = MerkleBlock {
-                header: block.header,
-                tree,
-                matched,
-            };
-            Ok(MerkleBlockOutput {
-                merkleblock: message.encode().into(),
-                matched: matched_txs(&message.matched),
-                filter_data: filter.data().to_vec().into(),
-            })
+            merkle::merkle_block(self.bug, &block, &mut filter)
+                .map_err(|e| (Stage::Validation, e.to_string()))
         };
         build().into()
     }
@@ -239,8 +218,24 @@ impl Implementation for Mutant {
     }
 
     fn pmt_extract(&mut self, input: &PmtExtractInput) -> Answer<PmtExtractOutput> {
-        Reference.pmt_extract(&PmtExtractInput {
-            pmt: merkle::repacked(self.bug, &input.pmt).into(),
-        })
+        if !merkle::is_extraction_bug(self.bug) {
+            return Reference.pmt_extract(&PmtExtractInput {
+                pmt: merkle::repacked(self.bug, &input.pmt).into(),
+            });
+        }
+        let extract = || {
+            let tree = PartialMerkleTree::decode(&input.pmt).map_err(undecodable)?;
+            let extracted = merkle::extract_matches(self.bug, &tree)
+                .map_err(|e| (Stage::Validation, e.to_string()))?;
+            Ok(PmtExtractOutput {
+                root: extracted.root.to_vec().into(),
+                matched: matched_txs(&extracted.matches),
+            })
+        };
+        extract().into()
+    }
+
+    fn sequence(&mut self, input: &SequenceInput) -> Answer<SequenceOutput> {
+        session::run(self.bug, &input.steps)
     }
 }

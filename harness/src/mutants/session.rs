@@ -1,0 +1,118 @@
+//! The `sequence` operation as a mutant node runs it: one peer's session, step by step, with
+//! every message decoded, limited, inserted, matched and merkle-blocked the mutant's way, so a
+//! mistake anywhere shows in the session too. The node's rules are those of
+//! [`crate::ops::sequence`].
+
+use super::bug::Bug;
+use super::filter::MutantFilter;
+use super::wire::{self, WireFailure};
+use super::{matching, merkle};
+use crate::implementation::{Answer, Fault, Stage};
+use crate::ops::{SequenceOutput, Step, StepResult};
+use bip37_reference::block::Block;
+use bip37_reference::tx::Transaction;
+use bip37_reference::DecodeError;
+
+/// Why a session stops before its last step.
+enum Stop {
+    /// A transaction or block does not decode, or a filter operation fails: the whole
+    /// sequence is rejected.
+    Rejected(Stage, String),
+    /// The mutant models a crash.
+    Crash(String),
+}
+
+/// A payload decoded the way a node reads it: the fields it needs, any bytes after them
+/// unread; `None` when it does not decode (the node drops it).
+fn read_as_node<T>(
+    payload: &[u8],
+    decode: impl Fn(&[u8]) -> Result<T, WireFailure>,
+) -> Result<Option<T>, Stop> {
+    match decode(payload) {
+        Ok(message) => Ok(Some(message)),
+        Err(WireFailure::Decode(DecodeError::TrailingBytes(extra))) => {
+            read_as_node(&payload[..payload.len() - extra], decode)
+        }
+        Err(WireFailure::Decode(_)) => Ok(None),
+        Err(crash) => Err(Stop::Crash(crash.to_string())),
+    }
+}
+
+fn rejected(stage: Stage) -> impl Fn(String) -> Stop {
+    move |message| Stop::Rejected(stage, message)
+}
+
+/// What the mutant node does with one step; `filter` is the peer's filter.
+fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<StepResult, Stop> {
+    Ok(match step {
+        Step::Filterload { payload } => {
+            match read_as_node(payload, |p| wire::decode_filterload(bug, p))? {
+                None => StepResult::Ignored,
+                Some(load) if wire::check_filterload_limits(bug, &load).is_err() => {
+                    StepResult::Misbehaving
+                }
+                Some(load) => {
+                    *filter = Some(MutantFilter::from_fields(bug, load));
+                    StepResult::Accepted
+                }
+            }
+        }
+        Step::Filteradd { payload } => {
+            let add = read_as_node(payload, |p| wire::decode_filteradd(bug, p))?;
+            match (add, filter.as_mut()) {
+                (None, _) => StepResult::Ignored,
+                (Some(add), Some(f)) if wire::check_filteradd_limits(bug, &add).is_ok() => {
+                    f.insert(&add.data)
+                        .map_err(|e| Stop::Rejected(Stage::Parameters, e.to_string()))?;
+                    StepResult::Accepted
+                }
+                (Some(_), _) => StepResult::Misbehaving,
+            }
+        }
+        Step::Filterclear {} => {
+            *filter = None;
+            StepResult::Accepted
+        }
+        Step::MatchTx { tx } => {
+            let tx = Transaction::decode(tx).map_err(|e| rejected(Stage::Decode)(e.to_string()))?;
+            match filter.as_mut() {
+                None => StepResult::NoFilter,
+                Some(f) => StepResult::Tx {
+                    relevant: matching::is_relevant_and_update(bug, f, &tx)
+                        .map_err(|e| rejected(Stage::Parameters)(e.to_string()))?,
+                    filter_data: f.data().to_vec().into(),
+                },
+            }
+        }
+        Step::MerkleBlock { block } => {
+            let block =
+                Block::decode(block).map_err(|e| rejected(Stage::Decode)(format!("block: {e}")))?;
+            match filter.as_mut() {
+                None => StepResult::NoFilter,
+                Some(f) => {
+                    let out = merkle::merkle_block(bug, &block, f)
+                        .map_err(|e| rejected(Stage::Validation)(e.to_string()))?;
+                    StepResult::MerkleBlock {
+                        merkleblock: out.merkleblock,
+                        matched: out.matched,
+                        filter_data: out.filter_data,
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// The mutant node's answer to a whole session, which starts with no filter loaded.
+pub fn run(bug: Bug, steps: &[Step]) -> Answer<SequenceOutput> {
+    let mut filter = None;
+    let mut results = Vec::with_capacity(steps.len());
+    for s in steps {
+        match step(bug, &mut filter, s) {
+            Ok(result) => results.push(result),
+            Err(Stop::Rejected(stage, message)) => return Answer::reject(stage, message),
+            Err(Stop::Crash(why)) => return Answer::Fault(Fault::Crash(why)),
+        }
+    }
+    Answer::Ok(SequenceOutput { results })
+}
