@@ -142,6 +142,17 @@ bugs! {
         "a partial merkle tree claiming more than 16,666 transactions is accepted";
     PmtIdenticalSiblingsAccepted = "pmt-identical-siblings-accepted", "PmtIdenticalSiblingsAccepted":
         "a partial merkle tree with identical sibling hashes is accepted (CVE-2012-2459)";
+    // A node's session.
+    UpdatesNotPersisted = "updates-not-persisted", "UpdatesNotPersisted":
+        "outpoints inserted while evaluating a transaction or block look lost afterwards (the filter is updated on a copy)";
+    FilterclearIgnored = "filterclear-ignored", "FilterclearIgnored":
+        "filterclear looks ignored: the old filter stays in place";
+    RejectedFilterloadReplaces = "rejected-filterload-replaces", "RejectedFilterloadReplaces":
+        "a filterload over the limits looks installed although it is refused (Core keeps the previous filter)";
+    FilteraddWithoutFilterAccepted = "filteradd-without-filter-accepted", "FilteraddWithoutFilterAccepted":
+        "filteradd with no filter loaded looks accepted (Core: misbehaving)";
+    MalformedMessagePunished = "malformed-message-punished", "MalformedMessagePunished":
+        "an undecodable filterload or filteradd looks punished as misbehaviour (Core drops it without penalty)";
 }
 
 #[cfg(test)]

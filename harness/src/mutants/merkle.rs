@@ -63,9 +63,16 @@ pub fn merkle_block(
     let mut txids = Vec::with_capacity(block.transactions.len());
     let mut flags = Vec::with_capacity(block.transactions.len());
     let mut matched = Vec::new();
+    // What the snapshot mutant evaluates against: the filter before the block.
+    let snapshot = filter.clone();
     for (index, tx) in (0u32..).zip(&block.transactions) {
         let txid = tx.txid();
-        let relevant = is_relevant_and_update(bug, filter, tx).map_err(MerkleFailure::Hashing)?;
+        let updated = is_relevant_and_update(bug, filter, tx);
+        let relevant = match bug {
+            Bug::BlockUsesFilterSnapshot => is_relevant_and_update(bug, &mut snapshot.clone(), tx),
+            _ => updated,
+        }
+        .map_err(MerkleFailure::Hashing)?;
         if relevant {
             matched.push(Match { index, txid });
         }

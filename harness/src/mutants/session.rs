@@ -1,7 +1,9 @@
 //! The `sequence` operation as a mutant node runs it: one peer's session, step by step, with
 //! every message decoded, limited, inserted, matched and merkle-blocked the mutant's way, so a
 //! mistake anywhere shows in the session too. The node's rules are those of
-//! [`crate::ops::sequence`].
+//! [`crate::ops::sequence`]; the session's own switch points are a refused filterload that
+//! still replaces, a filteradd accepted without a filter, a filterclear ignored, updates made
+//! on a copy, and undecodable messages punished.
 
 use super::bug::Bug;
 use super::filter::MutantFilter;
@@ -42,13 +44,31 @@ fn rejected(stage: Stage) -> impl Fn(String) -> Stop {
     move |message| Stop::Rejected(stage, message)
 }
 
+/// What the node does with a payload that does not decode: drops it (Core), or punishes it.
+fn dropped(bug: Bug) -> StepResult {
+    match bug {
+        Bug::MalformedMessagePunished => StepResult::Misbehaving,
+        _ => StepResult::Ignored,
+    }
+}
+
+/// Keeps the updates an evaluation made on `working`, unless losing them is the mistake.
+fn keep_updates(bug: Bug, filter: &mut MutantFilter, working: MutantFilter) {
+    if bug != Bug::UpdatesNotPersisted {
+        *filter = working;
+    }
+}
+
 /// What the mutant node does with one step; `filter` is the peer's filter.
 fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<StepResult, Stop> {
     Ok(match step {
         Step::Filterload { payload } => {
             match read_as_node(payload, |p| wire::decode_filterload(bug, p))? {
-                None => StepResult::Ignored,
+                None => dropped(bug),
                 Some(load) if wire::check_filterload_limits(bug, &load).is_err() => {
+                    if bug == Bug::RejectedFilterloadReplaces {
+                        *filter = Some(MutantFilter::from_fields(bug, load));
+                    }
                     StepResult::Misbehaving
                 }
                 Some(load) => {
@@ -60,7 +80,10 @@ fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<Step
         Step::Filteradd { payload } => {
             let add = read_as_node(payload, |p| wire::decode_filteradd(bug, p))?;
             match (add, filter.as_mut()) {
-                (None, _) => StepResult::Ignored,
+                (None, _) => dropped(bug),
+                (Some(_), None) if bug == Bug::FilteraddWithoutFilterAccepted => {
+                    StepResult::Accepted
+                }
                 (Some(add), Some(f)) if wire::check_filteradd_limits(bug, &add).is_ok() => {
                     f.insert(&add.data)
                         .map_err(|e| Stop::Rejected(Stage::Parameters, e.to_string()))?;
@@ -70,18 +93,26 @@ fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<Step
             }
         }
         Step::Filterclear {} => {
-            *filter = None;
+            if bug != Bug::FilterclearIgnored {
+                *filter = None;
+            }
             StepResult::Accepted
         }
         Step::MatchTx { tx } => {
             let tx = Transaction::decode(tx).map_err(|e| rejected(Stage::Decode)(e.to_string()))?;
             match filter.as_mut() {
                 None => StepResult::NoFilter,
-                Some(f) => StepResult::Tx {
-                    relevant: matching::is_relevant_and_update(bug, f, &tx)
-                        .map_err(|e| rejected(Stage::Parameters)(e.to_string()))?,
-                    filter_data: f.data().to_vec().into(),
-                },
+                Some(f) => {
+                    let mut working = f.clone();
+                    let relevant = matching::is_relevant_and_update(bug, &mut working, &tx)
+                        .map_err(|e| rejected(Stage::Parameters)(e.to_string()))?;
+                    let filter_data = working.data().to_vec().into();
+                    keep_updates(bug, f, working);
+                    StepResult::Tx {
+                        relevant,
+                        filter_data,
+                    }
+                }
             }
         }
         Step::MerkleBlock { block } => {
@@ -90,8 +121,10 @@ fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<Step
             match filter.as_mut() {
                 None => StepResult::NoFilter,
                 Some(f) => {
-                    let out = merkle::merkle_block(bug, &block, f)
+                    let mut working = f.clone();
+                    let out = merkle::merkle_block(bug, &block, &mut working)
                         .map_err(|e| rejected(Stage::Validation)(e.to_string()))?;
+                    keep_updates(bug, f, working);
                     StepResult::MerkleBlock {
                         merkleblock: out.merkleblock,
                         matched: out.matched,
