@@ -13,6 +13,7 @@ use super::GenError;
 use crate::implementation::{Answer, Implementation};
 use crate::ops::{OpName, Output, Request};
 use crate::reference_impl::Reference;
+use crate::vectors::lint::SCHEMA_FILE;
 use crate::vectors::model::{
     Expectation, Phase, Source, TestCase, TestGroup, VectorFile, FORMAT_VERSION, SUITE,
 };
@@ -23,8 +24,6 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const CORE_COMMIT: &str = "d861c3820528fad2e17a45549bec70b6ba434dcc";
 /// The `bitcoin/bips` commit the BIP 37 text was read at.
 pub const BIPS_COMMIT: &str = "7fe0b034ec967b52a5a28276419117326df93263";
-/// The schema file every vector file names.
-pub const SCHEMA_FILE: &str = "vectors.schema.json";
 
 /// What an implementation does with an input: answer, reject, or fail (crash, exhaust memory,
 /// answer something outside the output type).

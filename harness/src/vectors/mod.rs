@@ -1,5 +1,7 @@
 //! Test vectors: the file format ([`model`]) and loading with located errors ([`load`]).
 
+pub mod embedded;
+pub mod lint;
 pub mod load;
 pub mod model;
 
