@@ -13,9 +13,14 @@
 pub mod builder;
 pub mod catalog;
 mod filter;
+mod matching;
+mod merkle;
+pub mod mistaken_match;
 pub mod mistaken_murmur;
 mod murmur3;
+mod sequence;
 mod sizing;
+mod synthetic;
 mod wire;
 
 use crate::vectors::model::VectorFile;
@@ -40,7 +45,15 @@ impl std::error::Error for GenError {}
 pub type FileWriter = fn() -> Result<(String, VectorFile), GenError>;
 
 /// The writer of each vector file.
-pub const FILES: &[FileWriter] = &[murmur3::file, sizing::file, filter::file, wire::file];
+pub const FILES: &[FileWriter] = &[
+    murmur3::file,
+    sizing::file,
+    filter::file,
+    wire::file,
+    matching::file,
+    merkle::file,
+    sequence::file,
+];
 
 /// One file as the generator writes it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,139 @@
+//! Made-up transactions and blocks for the generated matching, merkle and sequence vectors:
+//! small, deterministic, and shaped so one element sits exactly where a test needs it.
+
+use bip37_reference::block::merkle_root;
+use bip37_reference::script::{OP_CHECKMULTISIG, OP_CHECKSIG, OP_PUSHDATA1, OP_PUSHDATA2};
+use bip37_reference::tx::{OutPoint, TxIn, TxOut};
+use bip37_reference::{Block, BlockHeader, Transaction};
+
+/// A 20-byte element made of one repeated byte: easy to spot in hex.
+pub fn element(byte: u8) -> Vec<u8> {
+    vec![byte; 20]
+}
+
+/// The shortest push of `data`.
+pub fn push(data: &[u8]) -> Vec<u8> {
+    let mut script = match data.len() {
+        0..=0x4b => vec![data.len() as u8],
+        0x4c..=0xff => vec![OP_PUSHDATA1, data.len() as u8],
+        _ => {
+            let len = u16::try_from(data.len()).expect("test pushes stay below 64 KiB");
+            [&[OP_PUSHDATA2][..], &len.to_le_bytes()].concat()
+        }
+    };
+    script.extend_from_slice(data);
+    script
+}
+
+/// Pay-to-pubkey to `key`.
+pub fn p2pk(key: &[u8]) -> Vec<u8> {
+    [push(key), vec![OP_CHECKSIG]].concat()
+}
+
+/// Pay-to-pubkey-hash to `hash`.
+pub fn p2pkh(hash: &[u8]) -> Vec<u8> {
+    [&[0x76, 0xa9][..], &push(hash), &[0x88, OP_CHECKSIG]].concat()
+}
+
+/// Pay-to-script-hash to `hash`.
+pub fn p2sh(hash: &[u8]) -> Vec<u8> {
+    [&[0xa9][..], &push(hash), &[0x87]].concat()
+}
+
+/// A version 0 witness program (P2WPKH for 20 bytes).
+pub fn p2wpkh(hash: &[u8]) -> Vec<u8> {
+    [&[0x00][..], &push(hash)].concat()
+}
+
+/// A bare 1-of-n multisig.
+pub fn multisig_1_of(keys: &[Vec<u8>]) -> Vec<u8> {
+    let mut script = vec![0x51];
+    for key in keys {
+        script.extend_from_slice(&push(key));
+    }
+    script.push(0x50 + keys.len() as u8);
+    script.push(OP_CHECKMULTISIG);
+    script
+}
+
+/// A 33-byte compressed key (prefix 02) of one repeated byte; no curve point is needed.
+pub fn compressed_key(byte: u8) -> Vec<u8> {
+    let mut key = vec![byte; 33];
+    key[0] = 0x02;
+    key
+}
+
+/// An input spending `prevout` with `script_sig` and no witness.
+pub fn input(prevout: OutPoint, script_sig: Vec<u8>) -> TxIn {
+    TxIn {
+        prevout,
+        script_sig,
+        sequence: u32::MAX,
+        witness: Vec::new(),
+    }
+}
+
+/// An outpoint of an unrelated, made-up transaction.
+pub fn foreign_outpoint(byte: u8, vout: u32) -> OutPoint {
+    OutPoint {
+        txid: [byte; 32],
+        vout,
+    }
+}
+
+/// Output `vout` of `parent`.
+pub fn output_of(parent: &Transaction, vout: u32) -> OutPoint {
+    OutPoint {
+        txid: parent.txid(),
+        vout,
+    }
+}
+
+/// A version 1 transaction with these inputs and output scripts (1000 satoshis each).
+pub fn tx(inputs: Vec<TxIn>, output_scripts: Vec<Vec<u8>>) -> Transaction {
+    Transaction {
+        version: 1,
+        inputs,
+        outputs: output_scripts
+            .into_iter()
+            .map(|script_pubkey| TxOut {
+                value: 1000,
+                script_pubkey,
+            })
+            .collect(),
+        lock_time: 0,
+    }
+}
+
+/// A coinbase whose scriptSig is `script_sig`, paying to `output_script`.
+pub fn coinbase(script_sig: Vec<u8>, output_script: Vec<u8>) -> Transaction {
+    tx(vec![input(OutPoint::NULL, script_sig)], vec![output_script])
+}
+
+/// A block of `transactions` with a correct merkle root (no proof of work).
+pub fn block(transactions: Vec<Transaction>) -> Block {
+    let txids: Vec<[u8; 32]> = transactions.iter().map(Transaction::txid).collect();
+    Block {
+        header: BlockHeader {
+            version: 0x2000_0000,
+            prev_block: [0x11; 32],
+            merkle_root: merkle_root(&txids).unwrap_or([0; 32]),
+            time: 1_700_000_000,
+            bits: 0x207f_ffff,
+            nonce: 0,
+        },
+        transactions,
+    }
+}
+
+/// `CBloomFilter(10, 0.000001, 0, flags)`: 35 bytes and 19 hash functions, the filter of every
+/// Core `bloom_tests` case; false positives among a handful of made-up elements are negligible
+/// (and the modules check every expected answer against the mistaken ones anyway).
+pub fn core_filter(flags: u8) -> crate::ops::FilterInit {
+    crate::ops::FilterInit::Sized {
+        n_elements: 10,
+        fp_rate: crate::ops::FpRate(0.000_001),
+        tweak: 0,
+        flags,
+    }
+}
