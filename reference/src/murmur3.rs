@@ -22,12 +22,16 @@ pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
         h ^= scramble(k);
         h = h.rotate_left(13).wrapping_mul(5).wrapping_add(0xe654_6b64);
     }
+    // The 1 to 3 tail bytes, little-endian, as Core's fall-through switch combines them.
     let tail = blocks.remainder();
-    if !tail.is_empty() {
-        let k = tail
-            .iter()
-            .enumerate()
-            .fold(0u32, |k, (i, &byte)| k ^ (u32::from(byte) << (8 * i)));
+    if let Some(&first) = tail.first() {
+        let mut k = u32::from(first);
+        if let Some(&second) = tail.get(1) {
+            k |= u32::from(second) << 8;
+        }
+        if let Some(&third) = tail.get(2) {
+            k |= u32::from(third) << 16;
+        }
         h ^= scramble(k);
     }
     // The length is mixed in modulo 2^32, as Core's `uint32_t` cast does.
