@@ -11,8 +11,20 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../../../vectors/filter_test.json"),
     ),
     (
+        "match_test.json",
+        include_str!("../../../vectors/match_test.json"),
+    ),
+    (
+        "merkle_test.json",
+        include_str!("../../../vectors/merkle_test.json"),
+    ),
+    (
         "murmur3_test.json",
         include_str!("../../../vectors/murmur3_test.json"),
+    ),
+    (
+        "sequence_test.json",
+        include_str!("../../../vectors/sequence_test.json"),
     ),
     (
         "sizing_test.json",
