@@ -9,6 +9,7 @@ pub mod diagnosis;
 pub mod expectations;
 pub mod hex;
 pub mod implementation;
+pub mod matrix;
 pub mod mutants;
 pub mod ops;
 pub mod reference_impl;

@@ -37,6 +37,9 @@ pub enum Command {
     /// Run every mutant (the reference with one classic mistake) and print the kill table;
     /// exits 1 if a mutant survives or is not diagnosed as its own bug class.
     Mutants(VectorArgs),
+    /// Run several implementations over the same vectors and write the conformance matrix
+    /// (Markdown, JSON): columns are implementations, rows vectors or groups of alike vectors.
+    Matrix(crate::matrix::command::MatrixArgs),
 }
 
 #[derive(Debug, Args)]

@@ -1,0 +1,138 @@
+//! `bip37-conform matrix`: run several protocol v1 implementations over the same selected
+//! vectors, one after the other, and write the matrix as Markdown and/or JSON.
+
+use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
+use crate::cli::args::{parse_duration, SelectArgs, VectorArgs};
+use crate::cli::{exit, vector_set};
+use crate::implementation::Implementation;
+use crate::runner::{run_tests, RunOptions};
+use crate::subprocess::{ClientConfig, Subprocess};
+use crate::vectors::LoadedTest;
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The arguments of `bip37-conform matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// A column: its name, `=`, and the command line of a protocol v1 implementation
+    /// (split like a shell would, run without one); repeatable, in column order.
+    #[arg(long = "impl", value_name = "NAME=COMMAND", required = true, value_parser = parse_spec)]
+    pub impls: Vec<ImplSpec>,
+    #[command(flatten)]
+    pub vectors: VectorArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// One row per vector, or per group of vectors every implementation treats alike.
+    #[arg(long, value_enum, default_value_t = RowMode::Groups)]
+    pub rows: RowMode,
+    /// Write the Markdown matrix here (without --markdown or --json it goes to stdout).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Write the JSON matrix here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// The longest wait for one answer of an implementation (e.g. 500ms, 5s).
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub timeout: Duration,
+    /// The longest wait for an implementation's hello after each start.
+    #[arg(long, value_parser = parse_duration, default_value = "10s")]
+    pub start_timeout: Duration,
+    /// For each implementation, no test starts after this much time (the rest are not run).
+    #[arg(long, value_parser = parse_duration, default_value = "10m")]
+    pub total_timeout: Duration,
+}
+
+fn parse_spec(text: &str) -> Result<ImplSpec, String> {
+    ImplSpec::parse(text).map_err(|e| e.to_string())
+}
+
+/// Runs `bip37-conform matrix` and returns its exit code: 0 once the matrix is written.
+pub fn run(args: &MatrixArgs) -> u8 {
+    if let Err(e) = super::spec::check_unique(&args.impls) {
+        return fail(exit::HARNESS_ERROR, &e.to_string());
+    }
+    let tests = match vector_set::load(args.vectors.vectors.as_deref()) {
+        Ok(tests) => tests,
+        Err(e) => return fail(exit::INVALID_VECTORS, &format!("invalid vectors: {e}")),
+    };
+    let selected = args.select.selection().apply(&tests);
+    let mut columns = Vec::new();
+    for spec in &args.impls {
+        match run_one(spec, &selected, args) {
+            Ok(column) => {
+                eprintln!(
+                    "bip37-conform matrix: {} ({}): {}",
+                    spec.name, column.participant.implementation, column.summary
+                );
+                columns.push(column);
+            }
+            Err((code, message)) => return fail(code, &message),
+        }
+    }
+    let matrix = match build(columns, args.rows) {
+        Ok(matrix) => matrix,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e),
+    };
+    let outputs = [
+        (args.markdown.as_deref(), markdown::render(&matrix)),
+        (args.json.as_deref(), json::render(&matrix)),
+    ];
+    if args.markdown.is_none() && args.json.is_none() {
+        print!("{}", outputs[0].1);
+        return exit::CONFORMANT;
+    }
+    for (path, text) in outputs {
+        if let Some(path) = path {
+            if let Err(e) = write(path, &text) {
+                return fail(exit::HARNESS_ERROR, &e);
+            }
+        }
+    }
+    exit::CONFORMANT
+}
+
+/// Starts one implementation, runs the selected tests against it, stops it and diagnoses it.
+fn run_one(
+    spec: &ImplSpec,
+    selected: &[&LoadedTest],
+    args: &MatrixArgs,
+) -> Result<ColumnRun, (u8, String)> {
+    let config = ClientConfig {
+        request_timeout: args.timeout,
+        start_timeout: args.start_timeout,
+        ..ClientConfig::new(spec.argv.clone())
+    };
+    let mut child = Subprocess::start(config).map_err(|e| {
+        let code = if e.is_breakdown() {
+            exit::BREAKDOWN
+        } else {
+            exit::HARNESS_ERROR
+        };
+        (code, format!("{}: {e}", spec.name))
+    })?;
+    let options = RunOptions {
+        total_time: Some(args.total_timeout),
+    };
+    let run = run_tests(selected, &mut child, &options);
+    let participant = Participant {
+        name: spec.name.clone(),
+        command: spec.command.clone(),
+        implementation: child.name(),
+        notes: child.hello().notes.clone(),
+        operations: child.operations(),
+    };
+    drop(child);
+    Ok(ColumnRun::diagnosed(participant, run))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("bip37-conform matrix: wrote {}", path.display());
+    Ok(())
+}
+
+fn fail(code: u8, message: &str) -> u8 {
+    eprintln!("bip37-conform matrix: {message}");
+    code
+}

@@ -1,0 +1,99 @@
+//! The `--impl name="<command>"` arguments of `bip37-conform matrix`: a column name and the
+//! command line of a protocol v1 child, split into argv without a shell.
+
+use std::fmt;
+
+/// One implementation to put in the matrix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImplSpec {
+    /// The column's name.
+    pub name: String,
+    /// The command line as given.
+    pub command: String,
+    /// The command split into program and arguments.
+    pub argv: Vec<String>,
+}
+
+/// Why an `--impl` argument was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl ImplSpec {
+    /// Parses `name=command`; the name is everything before the first `=`.
+    pub fn parse(text: &str) -> Result<Self, SpecError> {
+        let Some((name, command)) = text.split_once('=') else {
+            return Err(SpecError(format!(
+                "--impl {text:?}: expected name=\"<command>\" (a column name, `=`, a command line)"
+            )));
+        };
+        let name = name.trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(SpecError(format!(
+                "--impl {text:?}: the column name must be a non-empty word"
+            )));
+        }
+        let argv = shlex::split(command)
+            .filter(|argv| !argv.is_empty())
+            .ok_or_else(|| {
+                SpecError(format!(
+                    "--impl {text:?}: the command is empty or has an unclosed quote"
+                ))
+            })?;
+        Ok(ImplSpec {
+            name: name.to_string(),
+            command: command.trim().to_string(),
+            argv,
+        })
+    }
+}
+
+/// Refuses two columns with the same name.
+pub fn check_unique(specs: &[ImplSpec]) -> Result<(), SpecError> {
+    for (i, spec) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|s| s.name == spec.name) {
+            return Err(SpecError(format!(
+                "--impl: the column name {:?} is used twice",
+                spec.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_name_and_quoted_command() {
+        let spec = ImplSpec::parse("bfilter=node 'adapters/b filter/adapter.js' --x=1").unwrap();
+        assert_eq!(spec.name, "bfilter");
+        assert_eq!(spec.argv, ["node", "adapters/b filter/adapter.js", "--x=1"]);
+    }
+
+    #[test]
+    fn refuses_bad_arguments() {
+        for bad in [
+            "no-equals",
+            "=node a.js",
+            "two words=node",
+            "x=",
+            "x=node 'open",
+        ] {
+            assert!(ImplSpec::parse(bad).is_err(), "{bad}");
+        }
+        let specs = [
+            ImplSpec::parse("a=x").unwrap(),
+            ImplSpec::parse("a=y").unwrap(),
+        ];
+        assert!(check_unique(&specs).unwrap_err().0.contains("twice"));
+    }
+}
