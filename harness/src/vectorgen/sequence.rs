@@ -20,7 +20,7 @@ use crate::ops::{
     MatchedTx, OpName, Output, Request, SequenceInput, SequenceOutput, Step, StepResult,
 };
 use crate::vectors::model::{Expectation, Phase, VectorFile};
-use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE};
+use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P2PUBKEY_ONLY};
 use bip37_reference::{Block, BloomFilter, FilterAdd, FilterLoad, Transaction};
 
 /// How a mistaken node handles the session (besides how it matches transactions).
@@ -286,6 +286,9 @@ fn core_sessions() -> Result<GroupBuilder, GenError> {
         }
         group.generated(case, Expectation::Valid);
     }
+    for case in core_outpoint_checks()? {
+        group.generated(case, Expectation::Valid);
+    }
     let (tx_bytes, spending_bytes) = core_transactions()?;
     let decode = |b: &[u8]| Transaction::decode(b).map_err(|e| GenError(e.to_string()));
     let output_hash = Hex::parse("04943fdd508053c75000106d3bc6e2754dbcff19")
@@ -312,6 +315,76 @@ fn core_sessions() -> Result<GroupBuilder, GenError> {
     }
     group.generated(case, Expectation::Valid);
     Ok(group)
+}
+
+/// `merkle_block_4_test_p2pubkey_only` (bloom_tests.cpp:409) and `_update_none` (:434):
+/// after the merkle block, Core checks which outpoints the filter holds. Each session asks it
+/// with two transactions spending those outpoints and nothing else: (flags, whether the
+/// coinbase's P2PK outpoint is held; the P2PKH outpoint of transaction 3 never is).
+fn core_outpoint_checks() -> Result<Vec<Case>, GenError> {
+    let b = core_block("block_b731f2")?;
+    let elements = [
+        "04eaafc2314def4ca98ac970241bcab022b9c1e1f4ea423a20f134c876f2c01ec0f0dd5b2e86e7168cefe0d81113c3807420ce13ad1357231a2252247d97a46a91",
+        "b6efd80d99179f4f4ff6f4dd0a007d018c385d21",
+    ]
+    .iter()
+    .map(|e| Hex::parse(e).map(|h| h.0).map_err(GenError))
+    .collect::<Result<Vec<_>, _>>()?;
+    let coinbase_outpoint =
+        display_txid("147caa76786596590baa4e98f5d9f48b86c7765e489f7a6ff3360fe5c674360b")?;
+    let p2pkh_outpoint =
+        display_txid("02981fa052f0481dbc5868f4fc2166035a10f27a03cfd2de67326471df5bc041")?;
+    let spend = |txid| {
+        tx(
+            vec![input(
+                bip37_reference::OutPoint { txid, vout: 0 },
+                Vec::new(),
+            )],
+            vec![vec![0x6a]],
+        )
+    };
+    let mut cases = Vec::new();
+    for (test_case, line, flags, holds_p2pk) in [
+        (
+            "merkle_block_4_test_p2pubkey_only",
+            409,
+            BLOOM_UPDATE_P2PUBKEY_ONLY,
+            true,
+        ),
+        (
+            "merkle_block_4_test_update_none",
+            434,
+            BLOOM_UPDATE_NONE,
+            false,
+        ),
+    ] {
+        let msgs = [
+            Msg::Load(core_load(flags, &elements)?),
+            Msg::Block(b.clone()),
+            Msg::Tx(spend(coinbase_outpoint)),
+            Msg::Tx(spend(p2pkh_outpoint)),
+        ];
+        let (case, out) = session_case(
+            &format!("core-{}-outpoints", test_case.replace('_', "-")),
+            &msgs,
+            &format!("bloom_tests.cpp:{line}: {test_case}; then spends of the coinbase's P2PK output and of transaction 3's P2PKH output ask which outpoints the filter holds"),
+        )?;
+        let relevant: Vec<bool> = out
+            .results
+            .iter()
+            .filter_map(|r| match r {
+                StepResult::Tx { relevant, .. } => Some(*relevant),
+                _ => None,
+            })
+            .collect();
+        if relevant != [holds_p2pk, false] {
+            return Err(GenError(format!(
+                "bloom_tests.cpp:{line}: the reference's filter holds {relevant:?}, Core checks [{holds_p2pk}, false]"
+            )));
+        }
+        cases.push(case);
+    }
+    Ok(cases)
 }
 
 fn generated_sessions() -> Result<GroupBuilder, GenError> {
