@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod diagnosis;
 pub mod expectations;
+pub mod fuzz;
 pub mod hex;
 pub mod implementation;
 pub mod matrix;

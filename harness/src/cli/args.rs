@@ -40,6 +40,9 @@ pub enum Command {
     /// Run several implementations over the same vectors and write the conformance matrix
     /// (Markdown, JSON): columns are implementations, rows vectors or groups of alike vectors.
     Matrix(crate::matrix::command::MatrixArgs),
+    /// Fuzz an implementation against the reference for a while; the first disagreement is
+    /// shrunk, diagnosed (stderr) and printed as a vector file (stdout); exits 1 if found.
+    Fuzz(crate::fuzz::cli::FuzzArgs),
 }
 
 #[derive(Debug, Args)]

@@ -1,0 +1,238 @@
+//! `bip37-conform fuzz --impl "<command>" --time 60s [--seed N]`: runs a [`campaign`] against
+//! an implementation, shows a progress bar on stderr, and on the first disagreement prints the
+//! diagnosis to stderr and the shrunk input as a ready-to-commit vector file on stdout.
+//!
+//! Exit codes are the suite's: 0 no disagreement, 1 a disagreement, 2 a usage or harness
+//! error, 3 the implementation could not be started (crashed or timed out).
+
+use super::campaign::{self, Finding, Progress, Settings, Summary};
+use super::vector::{self, Provenance};
+use crate::cli::args::{parse_duration, TargetArgs};
+use crate::cli::builtins::builtin;
+use crate::cli::exit;
+use crate::implementation::{Answer, Implementation};
+use crate::ops::{OpName, Output};
+use crate::subprocess::{ClientConfig, Subprocess};
+use crate::vectors::{load_file, vector_paths, Note};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+/// The suite's vectors, where the notes of diagnosed flags are looked up.
+const VECTOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors");
+
+/// Arguments of `bip37-conform fuzz`.
+#[derive(Debug, Args)]
+pub struct FuzzArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// How long to generate inputs (e.g. 60s, 5m).
+    #[arg(long, value_parser = parse_duration, default_value = "60s")]
+    pub time: Duration,
+    /// The generator seed: the same seed gives the same inputs. Random when absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Only fuzz this operation (its wire name); repeatable.
+    #[arg(long = "op", value_name = "OPERATION", value_parser = parse_op)]
+    pub ops: Vec<OpName>,
+    /// The longest wait for one answer of a subprocess.
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub timeout: Duration,
+}
+
+fn parse_op(name: &str) -> Result<OpName, String> {
+    OpName::from_name(name).ok_or_else(|| format!("no operation {name:?}"))
+}
+
+/// Runs the subcommand; returns the exit code.
+pub fn run(args: &FuzzArgs) -> u8 {
+    let mut candidate = match start(args) {
+        Ok(candidate) => candidate,
+        Err((code, message)) => {
+            eprintln!("bip37-conform fuzz: {message}");
+            return code;
+        }
+    };
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let mut settings = Settings::new(args.time, seed);
+    if !args.ops.is_empty() {
+        settings.ops = args.ops.clone();
+    }
+    eprintln!(
+        "fuzzing {} against the reference for {:?} (--seed {seed})",
+        candidate.name(),
+        args.time
+    );
+    let outcome = campaign::fuzz(candidate.as_mut(), &settings, &mut draw_progress);
+    eprintln!();
+    match outcome {
+        Err(e) => {
+            eprintln!("bip37-conform fuzz: {e}");
+            exit::HARNESS_ERROR
+        }
+        Ok(summary) => report(&summary, candidate.name(), seed),
+    }
+}
+
+fn start(args: &FuzzArgs) -> Result<Box<dyn Implementation>, (u8, String)> {
+    if let Some(name) = &args.target.builtin {
+        return builtin(name).map_err(|e| (exit::HARNESS_ERROR, e));
+    }
+    let command = args.target.command.as_deref().unwrap_or_default();
+    let Some(argv) = shlex::split(command) else {
+        let why = format!("cannot split the command line {command:?} (unbalanced quotes?)");
+        return Err((exit::HARNESS_ERROR, why));
+    };
+    let config = ClientConfig {
+        request_timeout: args.timeout,
+        ..ClientConfig::new(argv)
+    };
+    Subprocess::start(config)
+        .map(|child| Box::new(child) as Box<dyn Implementation>)
+        .map_err(|e| {
+            let code = if e.is_breakdown() {
+                exit::BREAKDOWN
+            } else {
+                exit::HARNESS_ERROR
+            };
+            (code, e.to_string())
+        })
+}
+
+/// A seed from the clock, printed so the run can be repeated.
+fn random_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map(|d| d.as_nanos() as u64).unwrap_or(0)
+}
+
+/// One progress line: a bar of the time budget, the elapsed time, cases and cases per second.
+pub fn progress_line(p: &Progress) -> String {
+    const WIDTH: usize = 24;
+    let done = p.elapsed.as_secs_f64() / p.total.as_secs_f64().max(1e-9);
+    let filled = ((done.min(1.0)) * WIDTH as f64) as usize;
+    format!(
+        "[{}{}] {:>5.1}s/{:.0}s {:>9} cases {:>8.0} cases/s",
+        "#".repeat(filled),
+        ".".repeat(WIDTH - filled),
+        p.elapsed.as_secs_f64(),
+        p.total.as_secs_f64(),
+        p.cases,
+        p.rate()
+    )
+}
+
+fn draw_progress(p: &Progress) {
+    eprint!("\r{}", progress_line(p));
+    let _ = std::io::stderr().flush();
+}
+
+fn describe(answer: &Answer<Output>) -> String {
+    match answer {
+        Answer::Ok(output) => format!("ok {}", output.to_json()),
+        Answer::Rejected(r) => match r.stage {
+            Some(stage) => format!("rejected at {stage}: {}", r.message),
+            None => format!("rejected: {}", r.message),
+        },
+        Answer::Unsupported => "unsupported".into(),
+        Answer::Fault(fault) => fault.to_string(),
+    }
+}
+
+fn report(summary: &Summary, name: String, seed: u64) -> u8 {
+    let ops: Vec<&str> = summary.ops.iter().map(|op| op.as_str()).collect();
+    eprintln!(
+        "{} cases in {:.1}s ({} unsupported) over {}",
+        summary.cases,
+        summary.elapsed.as_secs_f64(),
+        summary.unsupported,
+        ops.join(", ")
+    );
+    let Some(finding) = &summary.finding else {
+        eprintln!("no disagreement with the reference");
+        return exit::CONFORMANT;
+    };
+    print_finding(finding, &name);
+    let provenance = Provenance {
+        generator: format!("bip37-conform fuzz --seed {seed}"),
+        targets: format!(
+            "{name} disagreed with the reference ({})",
+            describe(&finding.candidate)
+        ),
+        slug: format!("{}-seed-{seed}", finding.request.op()),
+        comment: format!(
+            "found by fuzzing {name}, shrunk in {} steps",
+            finding.shrink_steps
+        ),
+    };
+    let notes = notes_of(
+        &finding
+            .lookalikes
+            .iter()
+            .map(|b| b.flag())
+            .collect::<Vec<_>>(),
+    );
+    match vector::vector_file(&finding.request, &finding.reference, &provenance, notes) {
+        Some(file) => print!("{}", vector::to_json(&file)),
+        None => eprintln!("(the reference has no answer to record as a vector)"),
+    }
+    exit::FAILURES
+}
+
+fn print_finding(finding: &Finding, name: &str) {
+    let op = finding.request.op();
+    let class = finding
+        .lookalikes
+        .first()
+        .map_or("unclassified", |b| b.name());
+    eprintln!("MISMATCH reference-{name}-{op}-{class}");
+    eprintln!("input:     {}", finding.request.input_json());
+    eprintln!("reference: {}", describe(&finding.reference));
+    eprintln!("{name}: {}", describe(&finding.candidate));
+    eprintln!(
+        "shrunk in {} steps from {}",
+        finding.shrink_steps,
+        finding.original.input_json()
+    );
+    for bug in &finding.lookalikes {
+        eprintln!(
+            "likely bug: {} ({}): {}",
+            bug.name(),
+            bug.flag(),
+            bug.explanation()
+        );
+    }
+}
+
+/// The notes the suite's vectors give `flags`; a flag no vector file defines is left out.
+fn notes_of(flags: &[&str]) -> BTreeMap<String, Note> {
+    let mut notes = BTreeMap::new();
+    let paths = vector_paths(Path::new(VECTOR_DIR)).unwrap_or_default();
+    for file in paths.iter().filter_map(|path| load_file(path).ok()) {
+        for (flag, note) in file.file.notes {
+            if flags.contains(&flag.as_str()) {
+                notes.insert(flag, note);
+            }
+        }
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_line_shows_bar_time_and_rate() {
+        let line = progress_line(&Progress {
+            elapsed: Duration::from_secs(15),
+            total: Duration::from_secs(60),
+            cases: 3000,
+        });
+        assert!(line.starts_with("[######......"), "{line}");
+        assert!(line.contains("15.0s/60s"), "{line}");
+        assert!(line.contains("3000 cases"), "{line}");
+        assert!(line.contains("200 cases/s"), "{line}");
+    }
+}
