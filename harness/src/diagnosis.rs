@@ -46,29 +46,36 @@ fn same_answer(a: &Answer<Output>, b: &Answer<Output>) -> bool {
     }
 }
 
-/// Every mutant's answers to a list of tests, computed once and shared by all the diagnoses
-/// made over those tests.
+/// The mutants' answers to a list of tests, asked once and shared by all the diagnoses made
+/// over those tests.
 pub struct MutantAnswers {
     /// Per mutant (in [`Bug::ALL`] order), per test: the answer, or `None` if not asked.
     answers: Vec<(Bug, Vec<Option<Answer<Output>>>)>,
 }
 
 impl MutantAnswers {
-    /// Asks every mutant the tests for which `wanted` holds.
-    pub fn compute(tests: &[&LoadedTest], wanted: impl Fn(&LoadedTest) -> bool) -> Self {
-        let asked: Vec<bool> = tests.iter().map(|t| wanted(t)).collect();
-        let answers = mutants::all()
-            .into_iter()
-            .map(|mut mutant| {
-                let row = tests
-                    .iter()
-                    .zip(&asked)
-                    .map(|(t, &ask)| ask.then(|| mutant.execute(&t.request)))
-                    .collect();
-                (mutant.bug, row)
-            })
-            .collect();
-        Self { answers }
+    /// Asks the mutants of `bugs` the tests (by index) for which `wanted` holds.
+    pub fn compute(tests: &[&LoadedTest], bugs: &[Bug], wanted: impl Fn(usize) -> bool) -> Self {
+        let mut book = Self {
+            answers: Bug::ALL
+                .iter()
+                .map(|&bug| (bug, vec![None; tests.len()]))
+                .collect(),
+        };
+        book.ask(tests, bugs, wanted);
+        book
+    }
+
+    /// Asks the mutants of `bugs` the wanted tests they have not answered yet.
+    pub fn ask(&mut self, tests: &[&LoadedTest], bugs: &[Bug], wanted: impl Fn(usize) -> bool) {
+        for (bug, row) in self.answers.iter_mut().filter(|(b, _)| bugs.contains(b)) {
+            let mut mutant = mutants::Mutant { bug: *bug };
+            for (i, slot) in row.iter_mut().enumerate() {
+                if slot.is_none() && wanted(i) {
+                    *slot = Some(mutant.execute(&tests[i].request));
+                }
+            }
+        }
     }
 
     /// The answers of the mutant of `bug`, aligned with the tests.
@@ -229,18 +236,37 @@ impl Diagnosis {
     }
 }
 
-/// Fills the diagnosis slot of every failing result of a run, asking the mutants only the
-/// operations that failed (the other operations cannot tell the classes apart here).
+/// Fills the diagnosis slot of every failing result of a run. Every mutant is asked the
+/// failing tests; only when several classes explain them equally well are those few asked the
+/// passing tests of the failing operations too, so their false alarms can tell them apart.
 pub fn annotate(results: &mut [TestResult]) -> Diagnosis {
-    let failing_ops: BTreeSet<OpName> = results
-        .iter()
-        .filter(|r| r.state.is_failure() && fails(&r.test, &r.answer))
-        .map(|r| r.test.request.op())
-        .collect();
     let tests: Vec<&LoadedTest> = results.iter().map(|r| &r.test).collect();
     let answers: Vec<&Answer<Output>> = results.iter().map(|r| &r.answer).collect();
-    let book = MutantAnswers::compute(&tests, |t| failing_ops.contains(&t.request.op()));
-    let diagnosis = diagnose(&tests, &answers, &book);
+    let failing: Vec<bool> = (0..tests.len())
+        .map(|i| fails(tests[i], answers[i]))
+        .collect();
+    let mut book = MutantAnswers::compute(&tests, Bug::ALL, |i| failing[i]);
+    let mut diagnosis = diagnose(&tests, &answers, &book);
+    let score = |f: &Finding| (f.exact.len(), f.consistent.len());
+    let tied: Vec<Bug> = match diagnosis.findings.first() {
+        Some(best) => diagnosis
+            .findings
+            .iter()
+            .filter(|f| score(f) == score(best))
+            .map(|f| f.bug)
+            .collect(),
+        None => Vec::new(),
+    };
+    if tied.len() > 1 {
+        let failing_ops: BTreeSet<OpName> = (0..tests.len())
+            .filter(|&i| failing[i])
+            .map(|i| tests[i].request.op())
+            .collect();
+        book.ask(&tests, &tied, |i| {
+            failing_ops.contains(&tests[i].request.op())
+        });
+        diagnosis = diagnose(&tests, &answers, &book);
+    }
     let texts: Vec<(usize, String)> = diagnosis
         .failures
         .iter()
@@ -293,7 +319,7 @@ mod tests {
     /// An implementation's answers: the mutant of `bug`, except where `wrong` says otherwise.
     fn diagnose_as(bug: Bug, tests: &[LoadedTest], wrong: Option<(usize, u32)>) -> Diagnosis {
         let refs: Vec<&LoadedTest> = tests.iter().collect();
-        let book = MutantAnswers::compute(&refs, |_| true);
+        let book = MutantAnswers::compute(&refs, Bug::ALL, |_| true);
         let mut answers: Vec<Answer<Output>> =
             book.of(bug).iter().map(|a| a.clone().unwrap()).collect();
         if let Some((i, hash)) = wrong {
@@ -321,6 +347,31 @@ mod tests {
             assert!(d.of_failure(d.failures[0]).contains(bug.flag()));
             assert!(d.summary().starts_with(&format!("likely {}", bug.flag())));
         }
+    }
+
+    #[test]
+    fn annotate_fills_the_slot_of_every_failure() {
+        use crate::runner::{run_tests, RunOptions};
+        let tests = tests();
+        let refs: Vec<&LoadedTest> = tests.iter().collect();
+        let mut mutant = crate::mutants::Mutant {
+            bug: Bug::MurmurTail,
+        };
+        let mut run = run_tests(&refs, &mut mutant, &RunOptions::default());
+        let d = annotate(&mut run.results);
+        assert_eq!(d.top(), Some(Bug::MurmurTail));
+        for r in &run.results {
+            assert_eq!(
+                r.diagnosis.is_some(),
+                r.state.is_failure(),
+                "{}",
+                r.test.case.id
+            );
+        }
+        assert!(run.results[0]
+            .diagnosis
+            .as_ref()
+            .is_some_and(|d| d.starts_with("likely MurmurTail")));
     }
 
     #[test]

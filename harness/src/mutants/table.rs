@@ -31,7 +31,12 @@ const UNASKED: &Answer<Output> = &Answer::Unsupported;
 /// Runs every mutant against `tests` and diagnoses each one as if it were an implementation.
 pub fn kill_table(tests: &[LoadedTest]) -> Vec<MutantOutcome> {
     let tests: Vec<&LoadedTest> = tests.iter().collect();
-    let book = MutantAnswers::compute(&tests, |_| true);
+    let book = MutantAnswers::compute(&tests, Bug::ALL, |_| true);
+    outcomes(&tests, &book)
+}
+
+/// The kill table from every mutant's answers to every test (`book`, aligned with `tests`).
+pub fn outcomes(tests: &[&LoadedTest], book: &MutantAnswers) -> Vec<MutantOutcome> {
     Bug::ALL
         .iter()
         .map(|&bug| {
@@ -40,7 +45,7 @@ pub fn kill_table(tests: &[LoadedTest]) -> Vec<MutantOutcome> {
                 .iter()
                 .map(|a| a.as_ref().unwrap_or(UNASKED))
                 .collect();
-            let diagnosis = diagnose(&tests, &answers, &book);
+            let diagnosis = diagnose(tests, &answers, book);
             MutantOutcome {
                 bug,
                 killed_by: diagnosis
