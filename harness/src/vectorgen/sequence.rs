@@ -32,6 +32,10 @@ enum NodeMistake {
     RejectedFilterloadReplaces,
     FilteraddWithoutFilterAccepted,
     MalformedMessagePunished,
+    NoFilterSizeLimit,
+    NoHashFuncLimit,
+    NoElementSizeLimit,
+    LimitOffByOne,
 }
 
 const NODE_MISTAKES: &[(&str, NodeMistake)] = &[
@@ -49,7 +53,32 @@ const NODE_MISTAKES: &[(&str, NodeMistake)] = &[
         "MalformedMessagePunished",
         NodeMistake::MalformedMessagePunished,
     ),
+    ("NoFilterSizeLimit", NodeMistake::NoFilterSizeLimit),
+    ("NoHashFuncLimit", NodeMistake::NoHashFuncLimit),
+    ("NoElementSizeLimit", NodeMistake::NoElementSizeLimit),
+    ("LimitOffByOne", NodeMistake::LimitOffByOne),
 ];
+
+/// Whether the mistaken node accepts a `filterload` of this size (Core: at most 36,000 bytes
+/// and 50 hash functions).
+fn load_allowed(load: &FilterLoad, node: NodeMistake) -> bool {
+    let (bytes, funcs) = (load.data.len(), load.hash_funcs);
+    match node {
+        NodeMistake::NoFilterSizeLimit => funcs <= 50,
+        NodeMistake::NoHashFuncLimit => bytes <= 36_000,
+        NodeMistake::LimitOffByOne => bytes < 36_000 && funcs < 50,
+        _ => bytes <= 36_000 && funcs <= 50,
+    }
+}
+
+/// Whether the mistaken node accepts a `filteradd` element of this size (Core: at most 520).
+fn add_allowed(data: &[u8], node: NodeMistake) -> bool {
+    match node {
+        NodeMistake::NoElementSizeLimit => true,
+        NodeMistake::LimitOffByOne => data.len() < 520,
+        _ => data.len() <= 520,
+    }
+}
 
 /// A step as the generator holds it: typed messages, not yet bytes.
 #[derive(Clone)]
@@ -96,7 +125,7 @@ fn run(msgs: &[Msg], node: NodeMistake, matching: MatchMistake) -> SequenceOutpu
                 StepResult::Misbehaving
             }
             Msg::LoadBytes(_) => StepResult::Ignored,
-            Msg::Load(load) if load.check_limits().is_err() => {
+            Msg::Load(load) if !load_allowed(load, node) => {
                 if node == NodeMistake::RejectedFilterloadReplaces {
                     filter = Some(load.clone().into_filter());
                 }
@@ -107,7 +136,7 @@ fn run(msgs: &[Msg], node: NodeMistake, matching: MatchMistake) -> SequenceOutpu
                 StepResult::Accepted
             }
             Msg::Add(data) => match filter.as_mut() {
-                Some(f) if data.len() <= 520 => {
+                Some(f) if add_allowed(data, node) => {
                     f.insert(data);
                     StepResult::Accepted
                 }
@@ -213,6 +242,7 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
         ],
     );
     file.group(core_sessions()?);
+    file.group(functional_sessions()?);
     file.group(generated_sessions()?);
     file.finish()
 }
@@ -385,6 +415,67 @@ fn core_outpoint_checks() -> Result<Vec<Case>, GenError> {
         cases.push(case);
     }
     Ok(cases)
+}
+
+/// `test/functional/p2p_filter.py`'s protocol probes as two sessions: the size limits
+/// (lines 110-132) and the misbehaving `filteradd` plus the empty filter of CVE-2013-5700
+/// (lines 218-222), followed by a transaction the empty filter must match without updating.
+fn functional_sessions() -> Result<GroupBuilder, GenError> {
+    let mut group = GroupBuilder::new(
+        OpName::Sequence,
+        core_source("test/functional/p2p_filter.py", 110, "p2p_filter.py test_size_limits / test_msg_mempool"),
+        "The limits and the empty filter as Core's functional test probes them (it checks the debug log for Misbehaving).",
+    );
+    let filled = |byte, len, hash_funcs| FilterLoad {
+        data: vec![byte; len],
+        hash_funcs,
+        tweak: 0,
+        flags: 0,
+    };
+    let limits = [
+        Msg::Load(filled(0xbb, 36_001, 0)),
+        Msg::Load(filled(0xbb, 36_000, 0)),
+        Msg::Clear,
+        Msg::Load(filled(0xaa, 1, 51)),
+        Msg::Load(filled(0xaa, 1, 50)),
+        Msg::Add(vec![0xcc; 520]),
+        Msg::Add(vec![0xcc; 521]),
+        Msg::Clear,
+    ];
+    let (case, _) = session_case(
+        "functional-size-limits",
+        &limits,
+        "p2p_filter.py:110-132: 36,001 bytes and 51 hash functions are misbehaving, 36,000 bytes and 50 functions are accepted; a 520-byte filteradd is accepted, 521 bytes are misbehaving",
+    )?;
+    group.generated(
+        case.targets(&[
+            "NoFilterSizeLimit",
+            "NoHashFuncLimit",
+            "NoElementSizeLimit",
+            "LimitOffByOne",
+        ]),
+        Expectation::Valid,
+    );
+    let anything = tx(
+        vec![input(foreign_outpoint(0x66, 0), Vec::new())],
+        vec![push(&element(0xd9))],
+    );
+    let empty = [
+        Msg::Add(b"letsmisbehave".to_vec()),
+        Msg::Load(filled(0, 0, 1)),
+        Msg::Add(b"letstrytocrashthisnode".to_vec()),
+        Msg::Tx(anything),
+    ];
+    let (case, _) = session_case(
+        "functional-empty-filter",
+        &empty,
+        "p2p_filter.py:218-222: filteradd with no filter is misbehaving; an empty filter (0 bytes, 1 hash function) is accepted, filteradd to it is harmless (CVE-2013-5700), and it matches every transaction without changing",
+    )?;
+    let case = case
+        .mistaken(vec![("NoEmptyFilterGuard", Outcome::Fault)])
+        .targets(&["FilteraddWithoutFilterAccepted", "NoEmptyFilterGuard"]);
+    group.generated(case, Expectation::Valid);
+    Ok(group)
 }
 
 fn generated_sessions() -> Result<GroupBuilder, GenError> {
