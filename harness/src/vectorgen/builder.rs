@@ -10,6 +10,7 @@
 
 use super::catalog;
 use super::GenError;
+use crate::hex::Hex;
 use crate::implementation::{Answer, Implementation};
 use crate::ops::{OpName, Output, Request};
 use crate::reference_impl::Reference;
@@ -53,6 +54,11 @@ pub fn refuses(result: Expectation, expected: Option<&Output>, mistaken: &Outcom
         (Expectation::Invalid, Outcome::Ok(_)) => true,
         (_, Outcome::Ok(output)) => Some(output) != expected,
     }
+}
+
+/// Bytes from hex typed into a generator module.
+pub fn hex(text: &str) -> Result<Hex, GenError> {
+    Hex::parse(text).map_err(|e| GenError(format!("{text}: {e}")))
 }
 
 /// A group's provenance: a Core test at [`CORE_COMMIT`].

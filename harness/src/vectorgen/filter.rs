@@ -5,7 +5,9 @@
 //! their source. The generated tests each separate one classic mistake, modelled here as a
 //! filter that makes exactly that mistake; the builder flags every mistake a test refuses.
 
-use super::builder::{core_source, generated_source, Case, FileBuilder, GroupBuilder, Outcome};
+use super::builder::{
+    core_source, generated_source, hex, Case, FileBuilder, GroupBuilder, Outcome,
+};
 use super::mistaken_murmur::{murmur, Mistakes};
 use super::GenError;
 use crate::hex::Hex;
@@ -67,10 +69,6 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
         file.group(group);
     }
     file.finish()
-}
-
-fn hex(text: &str) -> Result<Hex, GenError> {
-    Hex::parse(text).map_err(|e| GenError(format!("{text}: {e}")))
 }
 
 fn hexes(texts: &[&str]) -> Result<Vec<Hex>, GenError> {
@@ -151,6 +149,41 @@ fn flag_of(mistake: &'static str) -> &'static str {
     }
 }
 
+/// A `buildFilter` test transcribed from its source, with the payload and the `contains`
+/// answers the source prints.
+struct Printed {
+    slug: &'static str,
+    phase: Phase,
+    input: BuildFilterInput,
+    comment: &'static str,
+    filterload: &'static str,
+    contains: Vec<bool>,
+}
+
+/// A group of `buildFilter` tests from one source.
+fn printed_group(
+    source: Source,
+    comment: &str,
+    tests: Vec<Printed>,
+) -> Result<GroupBuilder, GenError> {
+    let mut group = GroupBuilder::new(OpName::BuildFilter, source, comment);
+    for t in tests {
+        let case = build_case(t.slug, t.phase, t.input, t.comment)?;
+        group.sourced(
+            case,
+            Expectation::Valid,
+            build_output(t.filterload, &t.contains)?,
+        );
+    }
+    Ok(group)
+}
+
+fn worked_example() -> Source {
+    Source::Literature {
+        reference: "bip37-conformance seed document 000 (Bloom filters in real systems), worked example n = 8, p = 0.05, tweak = 7".into(),
+    }
+}
+
 fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
     let queries = hexes(&[
         CORE_ELEMENTS[0],
@@ -158,116 +191,75 @@ fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
         CORE_ELEMENTS[1],
         CORE_ELEMENTS[2],
     ])?;
-    let after = [true, false, true, true];
-    let mut groups = Vec::new();
-
-    let mut group = GroupBuilder::new(
-        OpName::BuildFilter,
-        core_source("src/test/bloom_tests.cpp", 35, "bloom_tests/bloom_create_insert_serialize"),
-        "CBloomFilter(3, 0.01, 0, BLOOM_UPDATE_ALL): three 20-byte elements and a one-bit-off negative.",
-    );
-    let before = BuildFilterInput {
-        filter: sized(3, 0.01, 0, 1),
-        insert: Vec::new(),
-        queries: hexes(&[CORE_ELEMENTS[0]])?,
-    };
-    let case = build_case("core-insert-serialize-before-insert", Phase::Contains, before, "contains is false before any insert; the payload is the empty 3-byte, 5-function filter of the same test")?;
-    group.sourced(
-        case,
-        Expectation::Valid,
-        build_output("03000000050000000000000001", &[false])?,
-    );
-    let input = BuildFilterInput {
-        filter: sized(3, 0.01, 0, 1),
-        insert: hexes(&CORE_ELEMENTS)?,
-        queries: queries.clone(),
-    };
-    let case = build_case(
-        "core-insert-serialize",
-        Phase::Serialize,
-        input,
-        "the three elements inserted; the negative differs in one bit of its first byte",
-    )?;
-    group.sourced(
-        case,
-        Expectation::Valid,
-        build_output("03614e9b050000000000000001", &after)?,
-    );
-    groups.push(group);
-
-    let mut group = GroupBuilder::new(
-        OpName::BuildFilter,
-        core_source("src/test/bloom_tests.cpp", 60, "bloom_tests/bloom_create_insert_serialize_with_tweak"),
-        "The same filter with tweak 2147483649 (0x80000001; the source comment says 100): the seed of hash function 1 wraps.",
-    );
-    let input = BuildFilterInput {
-        filter: sized(3, 0.01, 2_147_483_649, 1),
-        insert: hexes(&CORE_ELEMENTS)?,
+    let after = vec![true, false, true, true];
+    let build = |filter, insert, queries| BuildFilterInput {
+        filter,
+        insert,
         queries,
     };
-    let case = build_case(
-        "core-insert-serialize-with-tweak",
-        Phase::Serialize,
-        input,
-        "tweak 0x80000001",
-    )?;
-    group.sourced(
-        case,
-        Expectation::Valid,
-        build_output("03ce4299050000000100008001", &after)?,
-    );
-    groups.push(group);
-
-    let mut group = GroupBuilder::new(
-        OpName::BuildFilter,
-        core_source("src/test/bloom_tests.cpp", 83, "bloom_tests/bloom_create_insert_key"),
-        "CBloomFilter(2, 0.001, 0, BLOOM_UPDATE_ALL) with a 65-byte public key and its HASH160 (derived from the test's WIF key).",
-    );
-    let input = BuildFilterInput {
-        filter: sized(2, 0.001, 0, 1),
-        insert: hexes(&CORE_KEY_ELEMENTS)?,
-        queries: Vec::new(),
-    };
-    let case = build_case(
-        "core-insert-key",
-        Phase::Serialize,
-        input,
-        "uncompressed public key, then its HASH160",
-    )?;
-    group.sourced(
-        case,
-        Expectation::Valid,
-        build_output("038fc16b080000000000000001", &[])?,
-    );
-    groups.push(group);
-
-    let mut group = GroupBuilder::new(
-        OpName::BuildFilter,
-        core_source("test/functional/p2p_filter.py", 43, "p2p_filter/watch_filter_init"),
-        "The functional test's watch filter: CBloomFilter(10, 0.000001, 0, BLOOM_UPDATE_ALL) with the 20-byte push ff..ff of a P2SH script.",
-    );
-    let input = BuildFilterInput {
-        filter: sized(10, 0.000_001, 0, 1),
-        insert: hexes(&["ffffffffffffffffffffffffffffffffffffffff"])?,
-        queries: Vec::new(),
-    };
-    let case = build_case(
-        "core-watch-filter",
-        Phase::Serialize,
-        input,
-        "35 bytes, 19 hash functions",
-    )?;
-    group.sourced(case, Expectation::Valid, build_output("23400008008000002000c000200400082400048000002000000000800000400002402000130000000000000001", &[])?);
-    groups.push(group);
-
-    let worked = || {
-        Source::Literature {
-        reference: "bip37-conformance seed document 000 (Bloom filters in real systems), worked example n = 8, p = 0.05, tweak = 7".into(),
-    }
-    };
+    let mut groups = vec![
+        printed_group(
+            core_source("src/test/bloom_tests.cpp", 35, "bloom_tests/bloom_create_insert_serialize"),
+            "CBloomFilter(3, 0.01, 0, BLOOM_UPDATE_ALL): three 20-byte elements and a one-bit-off negative.",
+            vec![
+                Printed {
+                    slug: "core-insert-serialize-before-insert",
+                    phase: Phase::Contains,
+                    input: build(sized(3, 0.01, 0, 1), Vec::new(), hexes(&[CORE_ELEMENTS[0]])?),
+                    comment: "contains is false before any insert; the payload is the empty 3-byte, 5-function filter of the same test",
+                    filterload: "03000000050000000000000001",
+                    contains: vec![false],
+                },
+                Printed {
+                    slug: "core-insert-serialize",
+                    phase: Phase::Serialize,
+                    input: build(sized(3, 0.01, 0, 1), hexes(&CORE_ELEMENTS)?, queries.clone()),
+                    comment: "the three elements inserted; the negative differs in one bit of its first byte",
+                    filterload: "03614e9b050000000000000001",
+                    contains: after.clone(),
+                },
+            ],
+        )?,
+        printed_group(
+            core_source("src/test/bloom_tests.cpp", 60, "bloom_tests/bloom_create_insert_serialize_with_tweak"),
+            "The same filter with tweak 2147483649 (0x80000001; the source comment says 100): the seed of hash function 1 wraps.",
+            vec![Printed {
+                slug: "core-insert-serialize-with-tweak",
+                phase: Phase::Serialize,
+                input: build(sized(3, 0.01, 2_147_483_649, 1), hexes(&CORE_ELEMENTS)?, queries),
+                comment: "tweak 0x80000001",
+                filterload: "03ce4299050000000100008001",
+                contains: after,
+            }],
+        )?,
+        printed_group(
+            core_source("src/test/bloom_tests.cpp", 83, "bloom_tests/bloom_create_insert_key"),
+            "CBloomFilter(2, 0.001, 0, BLOOM_UPDATE_ALL) with a 65-byte public key and its HASH160 (derived from the test's WIF key).",
+            vec![Printed {
+                slug: "core-insert-key",
+                phase: Phase::Serialize,
+                input: build(sized(2, 0.001, 0, 1), hexes(&CORE_KEY_ELEMENTS)?, Vec::new()),
+                comment: "uncompressed public key, then its HASH160",
+                filterload: "038fc16b080000000000000001",
+                contains: Vec::new(),
+            }],
+        )?,
+        printed_group(
+            core_source("test/functional/p2p_filter.py", 43, "p2p_filter/watch_filter_init"),
+            "The functional test's watch filter: CBloomFilter(10, 0.000001, 0, BLOOM_UPDATE_ALL) with the 20-byte push ff..ff of a P2SH script.",
+            vec![Printed {
+                slug: "core-watch-filter",
+                phase: Phase::Serialize,
+                input: build(sized(10, 0.000_001, 0, 1), hexes(&["ffffffffffffffffffffffffffffffffffffffff"])?, Vec::new()),
+                comment: "35 bytes, 19 hash functions",
+                filterload: "23400008008000002000c000200400082400048000002000000000800000400002402000130000000000000001",
+                contains: Vec::new(),
+            }],
+        )?,
+    ];
     let mut group = GroupBuilder::new(
         OpName::BitIndexes,
-        worked(),
+        worked_example(),
         "Each element's bit indexes in a 6-byte, 4-function filter.",
     )
     .shared(&["filter"]);
@@ -288,70 +280,45 @@ fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
         );
     }
     groups.push(group);
-    let mut group = GroupBuilder::new(
-        OpName::BuildFilter,
-        worked(),
+    groups.push(printed_group(
+        worked_example(),
         "Both elements inserted, flags 0.",
-    );
-    let input = BuildFilterInput {
-        filter: sized(8, 0.05, 7, 0),
-        insert: hexes(&["ab", "cafe"])?,
-        queries: Vec::new(),
-    };
-    let case = build_case(
-        "worked-example-payload",
-        Phase::Serialize,
-        input,
-        "06 | 202010844440 | 04000000 | 07000000 | 00",
-    )?;
-    group.sourced(
-        case,
-        Expectation::Valid,
-        build_output("06202010844440040000000700000000", &[])?,
-    );
-    groups.push(group);
-
-    let mut group = GroupBuilder::new(
-        OpName::BuildFilter,
-        Source::Literature { reference: "Jimmy Song, Programming Bitcoin (O'Reilly 2019), chapter 12: BloomFilter(size=10, function_count=5, tweak=99)".into() },
-        "The widely copied example with an explicit size: it skips the sizing formula and tests hashing, bit order and serialization.",
-    )
-    .shared(&["filter"]);
+        vec![Printed {
+            slug: "worked-example-payload",
+            phase: Phase::Serialize,
+            input: build(sized(8, 0.05, 7, 0), hexes(&["ab", "cafe"])?, Vec::new()),
+            comment: "06 | 202010844440 | 04000000 | 07000000 | 00",
+            filterload: "06202010844440040000000700000000",
+            contains: Vec::new(),
+        }],
+    )?);
     let hello = hex("48656c6c6f20576f726c64")?;
     let goodbye = hex("476f6f6462796521")?;
-    let input = BuildFilterInput {
-        filter: explicit(10, 5, 99, 1),
-        insert: vec![hello.clone()],
-        queries: Vec::new(),
-    };
-    let case = build_case(
-        "programming-bitcoin-hello-world",
-        Phase::Insert,
-        input,
-        "\"Hello World\": bit field 0000000a080000000140",
-    )?;
-    group.sourced(
-        case,
-        Expectation::Valid,
-        build_output("0a0000000a080000000140050000006300000001", &[])?,
+    groups.push(
+        printed_group(
+            Source::Literature { reference: "Jimmy Song, Programming Bitcoin (O'Reilly 2019), chapter 12: BloomFilter(size=10, function_count=5, tweak=99)".into() },
+            "The widely copied example with an explicit size: it skips the sizing formula and tests hashing, bit order and serialization.",
+            vec![
+                Printed {
+                    slug: "programming-bitcoin-hello-world",
+                    phase: Phase::Insert,
+                    input: build(explicit(10, 5, 99, 1), vec![hello.clone()], Vec::new()),
+                    comment: "\"Hello World\": bit field 0000000a080000000140",
+                    filterload: "0a0000000a080000000140050000006300000001",
+                    contains: Vec::new(),
+                },
+                Printed {
+                    slug: "programming-bitcoin-goodbye",
+                    phase: Phase::Serialize,
+                    input: build(explicit(10, 5, 99, 1), vec![hello, goodbye], Vec::new()),
+                    comment: "\"Hello World\" then \"Goodbye!\": the book's filterload payload with flag 1",
+                    filterload: "0a4000600a080000010940050000006300000001",
+                    contains: Vec::new(),
+                },
+            ],
+        )?
+        .shared(&["filter"]),
     );
-    let input = BuildFilterInput {
-        filter: explicit(10, 5, 99, 1),
-        insert: vec![hello, goodbye],
-        queries: Vec::new(),
-    };
-    let case = build_case(
-        "programming-bitcoin-goodbye",
-        Phase::Serialize,
-        input,
-        "\"Hello World\" then \"Goodbye!\": the book's filterload payload with flag 1",
-    )?;
-    group.sourced(
-        case,
-        Expectation::Valid,
-        build_output("0a4000600a080000010940050000006300000001", &[])?,
-    );
-    groups.push(group);
     Ok(groups)
 }
 

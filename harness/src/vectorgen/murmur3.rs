@@ -5,7 +5,7 @@
 //! bit set (sign extension) and seeds past 32 bits (wrapping, signed tweaks).
 
 use super::builder::{
-    bip37_source, core_source, generated_source, Case, FileBuilder, GroupBuilder, Outcome,
+    bip37_source, core_source, generated_source, hex, Case, FileBuilder, GroupBuilder, Outcome,
 };
 use super::mistaken_murmur::{murmur, Mistakes};
 use super::GenError;
@@ -174,7 +174,7 @@ fn core_hash_tests() -> Result<GroupBuilder, GenError> {
         "Every MurmurHash3 vector of Core's hash_tests: seeds 0, 0xFBA4C795 and 0xffffffff, data of 0 to 9 bytes.",
     );
     for &(line, hash, seed, data) in CORE_HASH_TESTS {
-        let bytes = Hex::parse(data).map_err(GenError)?.0;
+        let bytes = hex(data)?.0;
         if murmur(u64::from(seed), &bytes, Mistakes::default()) != hash {
             return Err(GenError(format!(
                 "the mistaken-murmur model without mistakes disagrees with hash_tests.cpp:{line}"
@@ -206,7 +206,7 @@ fn high_tails() -> Result<GroupBuilder, GenError> {
         "Tail bytes of 0x80 and above must enter the hash unsigned and in little-endian order.",
     );
     for &data in HIGH_TAILS {
-        let bytes = Hex::parse(data).map_err(GenError)?.0;
+        let bytes = hex(data)?.0;
         let tail = bytes.len() % 4;
         for seed in [0, SEED_MULTIPLIER] {
             let targets: &[&str] = if tail == 1 {

@@ -262,34 +262,39 @@ fn mistaken_size(mistake: Option<&str>, n: u32, p: f64) -> Option<(u64, u64)> {
     Some((bytes, funcs))
 }
 
-fn size_answer(size: Option<(u64, u64)>) -> Outcome {
+/// The outcome of a mistaken sizing as `output` presents it: a rejection where the model has no
+/// size, a fault where the size does not fit the output's 32-bit fields.
+fn answer(size: Option<(u64, u64)>, output: impl FnOnce(u32, u32) -> Output) -> Outcome {
     match size.map(|(b, k)| (u32::try_from(b), u32::try_from(k))) {
-        Some((Ok(filter_bytes), Ok(hash_funcs))) => Outcome::Ok(Output::Sizing(SizingOutput {
-            filter_bytes,
-            hash_funcs,
-        })),
+        Some((Ok(filter_bytes), Ok(hash_funcs))) => Outcome::Ok(output(filter_bytes, hash_funcs)),
         Some(_) => Outcome::Fault,
         None => Outcome::Rejected,
     }
 }
 
+fn size_answer(size: Option<(u64, u64)>) -> Outcome {
+    answer(size, |filter_bytes, hash_funcs| {
+        Output::Sizing(SizingOutput {
+            filter_bytes,
+            hash_funcs,
+        })
+    })
+}
+
+/// The payload of an empty filter of the mistaken size (tweak 0, flags 0).
 fn payload_answer(size: Option<(u64, u64)>) -> Outcome {
-    match size.map(|(b, k)| (usize::try_from(b), u32::try_from(k))) {
-        Some((Ok(bytes), Ok(hash_funcs))) => {
-            let load = FilterLoad {
-                data: vec![0; bytes],
-                hash_funcs,
-                tweak: 0,
-                flags: 0,
-            };
-            Outcome::Ok(Output::BuildFilter(crate::ops::BuildFilterOutput {
-                filterload: load.encode().into(),
-                contains: Vec::new(),
-            }))
-        }
-        Some(_) => Outcome::Fault,
-        None => Outcome::Rejected,
-    }
+    answer(size, |filter_bytes, hash_funcs| {
+        let load = FilterLoad {
+            data: vec![0; filter_bytes as usize],
+            hash_funcs,
+            tweak: 0,
+            flags: 0,
+        };
+        Output::BuildFilter(crate::ops::BuildFilterOutput {
+            filterload: load.encode().into(),
+            contains: Vec::new(),
+        })
+    })
 }
 
 fn serialized_size(n: u32, p: f64) -> u64 {

@@ -52,15 +52,6 @@ type MessageRow = (
     &'static [&'static str],
     &'static str,
 );
-/// A generated accept test: (slug, payload, result, phase, target mistakes, comment).
-type AcceptRow = (
-    &'static str,
-    Vec<u8>,
-    Expectation,
-    Phase,
-    &'static [&'static str],
-    &'static str,
-);
 
 /// Core's `MAX_PROTOCOL_MESSAGE_LENGTH`: a length above it cannot describe bytes of one message.
 const MAX_MESSAGE_BYTES: u64 = 4_000_000;
@@ -82,10 +73,9 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
     file.finish()
 }
 
+/// Payload bytes from hex.
 fn hex(text: &str) -> Result<Vec<u8>, GenError> {
-    Hex::parse(text)
-        .map(|h| h.0)
-        .map_err(|e| GenError(format!("{text}: {e}")))
+    super::builder::hex(text).map(|h| h.0)
 }
 
 fn filterload(data: Vec<u8>, hash_funcs: u32, tweak: u32, flags: u8) -> Vec<u8> {
@@ -149,6 +139,47 @@ fn flag_of(mistake: &'static str) -> &'static str {
         "ByteCapAgainstBitLimitBytes" | "ByteCapAgainstBitLimitBits" => "ByteCapAgainstBitLimit",
         other => other,
     }
+}
+
+/// Adds one generated test of `op` per row, each required to separate its targets.
+fn add_rows(
+    group: &mut GroupBuilder,
+    op: OpName,
+    phase: Phase,
+    rows: Vec<MessageRow>,
+) -> Result<(), GenError> {
+    for (slug, payload, result, targets, comment) in rows {
+        group.generated(
+            case(op, slug, phase, payload, comment)?.targets(targets),
+            result,
+        );
+    }
+    Ok(())
+}
+
+/// Adds an `acceptable` test: the `complete` payload followed by `trailing` bytes, whose
+/// expected answer is the complete payload's (what Core's node uses).
+fn add_trailing(
+    group: &mut GroupBuilder,
+    op: OpName,
+    slug: &str,
+    complete: &[u8],
+    trailing: &[u8],
+) -> Result<(), GenError> {
+    let Outcome::Ok(prefix) = model(op, None, complete) else {
+        return Err(GenError(format!(
+            "{slug}: the complete payload does not decode"
+        )));
+    };
+    let comment = format!(
+        "a complete payload followed by {}: Core's node uses the payload and ignores the rest",
+        crate::hex::encode(trailing)
+    );
+    let payload = [complete, trailing].concat();
+    let c =
+        case(op, slug, Phase::Decode, payload, &comment)?.notes(&["TrailingBytesIgnoredByCore"]);
+    group.acceptable(c, prefix);
+    Ok(())
 }
 
 fn core_groups() -> Result<Vec<GroupBuilder>, GenError> {
@@ -371,12 +402,7 @@ fn filterload_decode() -> Result<GroupBuilder, GenError> {
             "a 9-byte CompactSize of 2^32",
         ),
     ];
-    for (slug, payload, result, targets, comment) in rows {
-        group.generated(
-            case(op, slug, Phase::Decode, payload, comment)?.targets(targets),
-            result,
-        );
-    }
+    add_rows(&mut group, op, Phase::Decode, rows)?;
     let c = case(
         op,
         "oversize-decodes",
@@ -386,27 +412,8 @@ fn filterload_decode() -> Result<GroupBuilder, GenError> {
     )?
     .notes(&["LimitsEnforcedAtDecode"]);
     group.generated(c, Expectation::Acceptable);
-    for (slug, trailing) in [("trailing-byte", "00"), ("trailing-bytes", "deadbeef")] {
-        let payload = [&core[..], &hex(trailing)?[..]].concat();
-        let prefix = FilterLoad::decode(&core).map_err(|e| GenError(e.to_string()))?;
-        let c = case(
-            op,
-            slug,
-            Phase::Decode,
-            payload,
-            &format!("a complete payload followed by {trailing}: Core uses the prefix"),
-        )?
-        .notes(&["TrailingBytesIgnoredByCore"]);
-        group.acceptable(
-            c,
-            Output::FilterloadDecode(FilterloadOutput {
-                data: prefix.data.into(),
-                hash_funcs: prefix.hash_funcs,
-                tweak: prefix.tweak,
-                flags: prefix.flags,
-            }),
-        );
-    }
+    add_trailing(&mut group, op, "trailing-byte", &core, &hex("00")?)?;
+    add_trailing(&mut group, op, "trailing-bytes", &core, &hex("deadbeef")?)?;
     Ok(group)
 }
 
@@ -503,26 +510,8 @@ fn filteradd_decode() -> Result<GroupBuilder, GenError> {
             "0x02000000 bytes announced, 1 present",
         ),
     ];
-    for (slug, payload, result, targets, comment) in rows {
-        group.generated(
-            case(op, slug, Phase::Decode, payload, comment)?.targets(targets),
-            result,
-        );
-    }
-    let c = case(
-        op,
-        "trailing-byte",
-        Phase::Decode,
-        hex("01aabb")?,
-        "a 1-byte element followed by bb: Core uses the prefix",
-    )?
-    .notes(&["TrailingBytesIgnoredByCore"]);
-    group.acceptable(
-        c,
-        Output::FilteraddDecode(FilteraddOutput {
-            data: Hex(vec![0xaa]),
-        }),
-    );
+    add_rows(&mut group, op, Phase::Decode, rows)?;
+    add_trailing(&mut group, op, "trailing-byte", &hex("01aa")?, &hex("bb")?)?;
     Ok(group)
 }
 
@@ -533,12 +522,11 @@ fn accept_generated() -> Result<GroupBuilder, GenError> {
         generated_source("wire", "the limits between the probes of Core's functional test, and decode failures in the accept path"),
         "Decode, then the node's limits.",
     );
-    let rows: Vec<AcceptRow> = vec![
+    let rows: Vec<MessageRow> = vec![
         (
             "bytes-4501",
             filterload(vec![0x02; 4_501], 10, 0, 0),
             Expectation::Valid,
-            Phase::Limits,
             &["ByteCapAgainstBitLimit"],
             "4,501 bytes: over 36,000 BITS, far under 36,000 bytes",
         ),
@@ -546,25 +534,19 @@ fn accept_generated() -> Result<GroupBuilder, GenError> {
             "funcs-max-u32",
             filterload(vec![0x03], u32::MAX, 0, 0),
             Expectation::Invalid,
-            Phase::Limits,
             &["NoHashFuncLimit"],
             "2^32 - 1 hash functions",
         ),
-        (
-            "truncated",
-            hex("03614e9b0500000000000000")?,
-            Expectation::Invalid,
-            Phase::Decode,
-            &["TruncationNotDetected"],
-            "the flags byte is missing: the decode fails before any limit",
-        ),
     ];
-    for (slug, payload, result, phase, targets, comment) in rows {
-        group.generated(
-            case(op, slug, phase, payload, comment)?.targets(targets),
-            result,
-        );
-    }
+    add_rows(&mut group, op, Phase::Limits, rows)?;
+    let truncated: Vec<MessageRow> = vec![(
+        "truncated",
+        hex("03614e9b0500000000000000")?,
+        Expectation::Invalid,
+        &["TruncationNotDetected"],
+        "the flags byte is missing: the decode fails before any limit",
+    )];
+    add_rows(&mut group, op, Phase::Decode, truncated)?;
     let c = case(
         op,
         "flags-255",
