@@ -224,6 +224,17 @@ fn session_case(
     ))
 }
 
+/// The `relevant` verdicts of a session's `matchTx` steps, in order.
+fn tx_verdicts(out: &SequenceOutput) -> Vec<bool> {
+    out.results
+        .iter()
+        .filter_map(|r| match r {
+            StepResult::Tx { relevant, .. } => Some(*relevant),
+            _ => None,
+        })
+        .collect()
+}
+
 /// `CBloomFilter(10, 0.000001, 0, flags)` with `elements` inserted, as a `filterload`.
 fn core_load(flags: u8, elements: &[Vec<u8>]) -> Result<FilterLoad, GenError> {
     let mut f = BloomFilter::new(10, 0.000_001, 0, flags).map_err(|e| GenError(e.to_string()))?;
@@ -330,14 +341,7 @@ fn core_sessions() -> Result<GroupBuilder, GenError> {
         Msg::Tx(decode(&spending_bytes)?),
     ];
     let (case, out) = session_case("core-bloom-match-spender", &msgs, "bloom_tests.cpp:134-136: the output's pubkey hash matches the transaction, and the same filter then matches its spender")?;
-    let relevant: Vec<bool> = out
-        .results
-        .iter()
-        .filter_map(|r| match r {
-            StepResult::Tx { relevant, .. } => Some(*relevant),
-            _ => None,
-        })
-        .collect();
+    let relevant = tx_verdicts(&out);
     if relevant != [true, true] {
         return Err(GenError(format!(
             "bloom_tests.cpp:136: the reference answers {relevant:?}"
@@ -399,14 +403,7 @@ fn core_outpoint_checks() -> Result<Vec<Case>, GenError> {
             &msgs,
             &format!("bloom_tests.cpp:{line}: {test_case}; then spends of the coinbase's P2PK output and of transaction 3's P2PKH output ask which outpoints the filter holds"),
         )?;
-        let relevant: Vec<bool> = out
-            .results
-            .iter()
-            .filter_map(|r| match r {
-                StepResult::Tx { relevant, .. } => Some(*relevant),
-                _ => None,
-            })
-            .collect();
+        let relevant = tx_verdicts(&out);
         if relevant != [holds_p2pk, false] {
             return Err(GenError(format!(
                 "bloom_tests.cpp:{line}: the reference's filter holds {relevant:?}, Core checks [{holds_p2pk}, false]"
