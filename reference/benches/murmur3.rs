@@ -1,9 +1,10 @@
 //! MurmurHash3 and filter-insert throughput of `bip37-reference` against the `mur3` crate, on
 //! 32-byte and 4 KiB inputs, in one run. `cargo bench -p bip37-reference --bench murmur3`.
 //!
-//! A small timing loop (no benchmark framework): each case runs in batches sized to about
-//! 10 ms, 15 times, alternating the two implementations, and reports the median time per
-//! call. The insert comparison runs Core's insert (seed, murmur3 modulo the bit count, set the
+//! A small timing loop (no benchmark framework): each case runs in short batches (about
+//! 0.5 ms, so few are interrupted on a busy machine), 201 times, alternating the two
+//! implementations batch by batch. It reports the median time per call of each and the median
+//! of the ratios of adjacent batches, which cancels the machine's slow and fast phases. The insert comparison runs Core's insert (seed, murmur3 modulo the bit count, set the
 //! bit least significant first) once with our hash and once with `mur3`'s, on the same filter.
 
 use bip37_reference::filter::SEED_MULTIPLIER;
@@ -11,8 +12,8 @@ use bip37_reference::{murmur3, BloomFilter};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const REPETITIONS: usize = 15;
-const BATCH_TARGET: Duration = Duration::from_millis(10);
+const REPETITIONS: usize = 201;
+const BATCH_TARGET: Duration = Duration::from_micros(500);
 /// A filter of the maximum size with a typical hash function count.
 const FILTER_BYTES: u64 = 36_000;
 const HASH_FUNCS: u32 = 11;
@@ -46,8 +47,16 @@ fn batch_size(f: &mut impl FnMut()) -> u32 {
     }
 }
 
-/// Median nanoseconds per call of each closure, measured alternately.
-fn measure(mut ours: impl FnMut(), mut theirs: impl FnMut()) -> (f64, f64) {
+/// What one case measured: median nanoseconds per call of each implementation, and the median
+/// of `theirs / ours` over adjacent batches.
+struct Timing {
+    ours: f64,
+    theirs: f64,
+    ratio: f64,
+}
+
+/// Times both closures alternately.
+fn measure(mut ours: impl FnMut(), mut theirs: impl FnMut()) -> Timing {
     let n = batch_size(&mut ours).max(batch_size(&mut theirs));
     let mut times = (Vec::new(), Vec::new());
     for _ in 0..REPETITIONS {
@@ -62,7 +71,12 @@ fn measure(mut ours: impl FnMut(), mut theirs: impl FnMut()) -> (f64, f64) {
             out.push(start.elapsed().as_nanos() as f64 / f64::from(n));
         }
     }
-    (median(times.0), median(times.1))
+    let ratios = times.0.iter().zip(&times.1).map(|(o, t)| t / o).collect();
+    Timing {
+        ours: median(times.0),
+        theirs: median(times.1),
+        ratio: median(ratios),
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -80,20 +94,22 @@ fn insert_with(data: &mut [u8], element: &[u8], hash: impl Fn(u32, &[u8]) -> u32
     }
 }
 
-fn row(case: &str, len: usize, (ours, theirs): (f64, f64)) {
+fn row(case: &str, len: usize, t: Timing) {
     let mib_s = |ns: f64| len as f64 / ns * 1e9 / (1024.0 * 1024.0);
     println!(
-        "| {case:<22} | {ours:>10.1} | {:>9.0} | {theirs:>10.1} | {:>9.0} | {:>6.2} |",
-        mib_s(ours),
-        mib_s(theirs),
-        theirs / ours
+        "| {case:<22} | {:>10.1} | {:>10.0} | {:>10.1} | {:>10.0} | {:>9.2} |",
+        t.ours,
+        mib_s(t.ours),
+        t.theirs,
+        mib_s(t.theirs),
+        t.ratio
     );
 }
 
 fn main() {
     println!("| case                   | ours ns/op | ours MiB/s | mur3 ns/op | mur3 MiB/s | mur3/ours |");
     println!(
-        "|------------------------|-----------:|-----------:|-----------:|-----------:|-------:|"
+        "|------------------------|-----------:|-----------:|-----------:|-----------:|----------:|"
     );
     for len in [32, 4096] {
         let data = input(len);
