@@ -7,6 +7,7 @@ protocol on stdin/stdout until stdin closes.
 """
 
 import json
+import re
 import struct
 import sys
 from importlib.metadata import version
@@ -51,9 +52,12 @@ def at_stage(stage, call):
         raise Rejected(stage, describe(error)) from error
 
 
+HEX = re.compile(r"(?:[0-9a-f]{2})*")
+
+
 def from_hex(text):
-    if not isinstance(text, str) or text != text.lower():
-        raise ValueError(f"not lowercase hex: {text!r}")
+    if not isinstance(text, str) or not HEX.fullmatch(text):
+        raise ValueError(f"not lowercase hex of whole bytes: {text!r}")
     return bytes.fromhex(text)
 
 
