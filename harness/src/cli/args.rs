@@ -34,6 +34,9 @@ pub enum Command {
     List(ListArgs),
     /// Speak the subprocess protocol on stdin/stdout with a built-in implementation behind it.
     Serve(ServeArgs),
+    /// Check the vector files (ids, flags, counts, and every expected value re-derived by the
+    /// reference); exits 4 if there is a problem.
+    Lint(VectorArgs),
     /// Run every mutant (the reference with one classic mistake) and print the kill table;
     /// exits 1 if a mutant survives or is not diagnosed as its own bug class.
     Mutants(VectorArgs),

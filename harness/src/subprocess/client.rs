@@ -1,20 +1,18 @@
 //! The harness side of the subprocess protocol: an implementation in any language, run as one
 //! long-lived child process behind the [`Implementation`] trait.
 //!
-//! The client survives any child: every wait is bounded (handshake, each request, shutdown),
-//! stdout lines are bounded in length, stderr is drained by a thread and its tail kept for
-//! reports. A crash or timeout is charged to the request in flight and the child is started
+//! The client survives any child: every wait is bounded (handshake, each request's write and
+//! answer, shutdown), stdout lines are bounded in length, stderr is drained by a thread and its
+//! tail kept for reports. A crash or timeout is charged to the request in flight and the child is started
 //! again for the next one; after garbage, an oversized line or a wrong id the stream cannot be
 //! trusted, so the child is restarted too. A child that cannot be restarted is not retried.
 
-use super::pipes::{read_lines, Line, StderrTail};
+use super::pipes::{Line, LineReader, RequestWriter, StderrTail};
 use super::protocol::{AnswerLine, Hello, HelloLine, RequestLine, PROTOCOL_VERSION};
 use crate::implementation::{Answer, Fault, Implementation};
 use crate::ops::{OpName, Output, Request};
 use std::fmt;
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -84,15 +82,10 @@ impl std::error::Error for StartError {}
 /// A running child with its pipes.
 struct Process {
     child: Child,
-    requests: Sender<Vec<u8>>,
-    lines: Receiver<Line>,
+    /// `None` once stdin is closed for shutdown.
+    writer: Option<RequestWriter>,
+    reader: LineReader,
     stderr: StderrTail,
-}
-
-/// What waiting for a line gave.
-enum Waited {
-    Line(Line),
-    Timeout,
 }
 
 impl Process {
@@ -115,21 +108,35 @@ impl Process {
             let _ = child.wait();
             return Err(StartError::Spawn("the child's pipes are missing".into()));
         };
+        let writer = RequestWriter::new(stdin);
         let mut process = Process {
             child,
-            requests: write_lines(stdin),
-            lines: read_lines(stdout, config.max_line),
+            writer: None,
+            reader: LineReader::new(stdout, config.max_line),
             stderr: StderrTail::drain(stderr),
         };
-        let hello = match process.wait_line(config.start_timeout) {
-            Waited::Line(Line::Text(text)) => parse_hello(&text),
-            Waited::Line(Line::Oversized { limit }) => Err(StartError::Handshake(format!(
+        let writer = match writer {
+            Ok(writer) => writer,
+            Err(e) => {
+                process.kill();
+                return Err(StartError::Spawn(format!(
+                    "cannot set up the child's stdin: {e}"
+                )));
+            }
+        };
+        process.writer = Some(writer);
+        let hello = match process
+            .reader
+            .next_line(Instant::now() + config.start_timeout)
+        {
+            Line::Text(text) => parse_hello(&text),
+            Line::Oversized { limit } => Err(StartError::Handshake(format!(
                 "the hello line is longer than {limit} bytes"
             ))),
-            Waited::Line(Line::End | Line::Failed(_)) => {
+            Line::End | Line::Failed(_) => {
                 Err(StartError::Crashed(process.exit_report(config.grace)))
             }
-            Waited::Timeout => Err(StartError::Timeout(config.start_timeout)),
+            Line::TimedOut => Err(StartError::Timeout(config.start_timeout)),
         };
         match hello {
             Ok(hello) => Ok((process, hello)),
@@ -137,14 +144,6 @@ impl Process {
                 process.kill();
                 Err(e)
             }
-        }
-    }
-
-    fn wait_line(&mut self, timeout: Duration) -> Waited {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => Waited::Line(line),
-            Err(RecvTimeoutError::Timeout) => Waited::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Waited::Line(Line::End),
         }
     }
 
@@ -177,7 +176,7 @@ impl Process {
 
     /// Closes stdin and gives the child `grace` to exit before killing it.
     fn shutdown(mut self, grace: Duration) {
-        drop(std::mem::replace(&mut self.requests, channel().0));
+        drop(self.writer.take());
         let deadline = Instant::now() + grace;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -196,20 +195,6 @@ fn tail_len(text: &str, max: usize) -> usize {
         start += 1;
     }
     text.len() - start
-}
-
-/// Writes request lines to the child's stdin on a thread, so a child that stops reading can
-/// only block that thread; it ends when the child's stdin breaks or the sender is dropped.
-fn write_lines(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
-    let (tx, rx) = channel::<Vec<u8>>();
-    thread::spawn(move || {
-        for line in rx {
-            if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
-                return;
-            }
-        }
-    });
-    tx
 }
 
 fn parse_hello(text: &[u8]) -> Result<Hello, StartError> {
@@ -338,26 +323,32 @@ impl Implementation for Subprocess {
         .unwrap_or_default();
         line.push(b'\n');
         let timeout = self.config.request_timeout;
-        let waited = match self.running() {
+        let answered = match self.running() {
             Err(why) => return Answer::Fault(Fault::Crash(why)),
             Ok(process) => {
-                if process.requests.send(line).is_err() {
-                    Waited::Line(Line::End)
-                } else {
-                    process.wait_line(timeout)
+                // The clock starts once the child runs: a restart does not eat into the timeout.
+                let deadline = Instant::now() + timeout;
+                match process
+                    .writer
+                    .as_mut()
+                    .map(|w| w.write_line(&line, deadline))
+                {
+                    Some(Ok(())) => process.reader.next_line(deadline),
+                    Some(Err(e)) if e.kind() == std::io::ErrorKind::TimedOut => Line::TimedOut,
+                    _ => Line::End,
                 }
             }
         };
-        match waited {
-            Waited::Timeout => {
+        match answered {
+            Line::TimedOut => {
                 self.discard();
                 Answer::Fault(Fault::Timeout)
             }
-            Waited::Line(Line::End | Line::Failed(_)) => self.crash(),
-            Waited::Line(Line::Oversized { limit }) => {
+            Line::End | Line::Failed(_) => self.crash(),
+            Line::Oversized { limit } => {
                 self.protocol_error(format!("an answer line is longer than {limit} bytes"))
             }
-            Waited::Line(Line::Text(text)) => match serde_json::from_slice::<AnswerLine>(&text) {
+            Line::Text(text) => match serde_json::from_slice::<AnswerLine>(&text) {
                 Err(e) => {
                     self.protocol_error(format!("not an answer line ({e}): {}", excerpt(&text)))
                 }

@@ -1,10 +1,14 @@
-//! The child's output pipes, each drained by its own thread so that nothing the child writes
-//! can block it or the harness: stdout is cut into bounded lines, stderr keeps only its tail.
+//! The child's pipes. Requests are written and answer lines read on the calling thread, each
+//! wait bounded by a deadline through `poll(2)` (Unix), so no wait can outlast its timeout and no
+//! thread sits between a request and its answer. stdout is cut into lines of bounded length;
+//! stderr is drained by a thread that keeps only its tail, so a child that floods it never blocks.
 
-use std::io::{BufRead, BufReader, Read};
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::process::{ChildStdin, ChildStdout};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::Instant;
 
 /// One thing read from the child's stdout.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,28 +17,115 @@ pub enum Line {
     Text(Vec<u8>),
     /// A line longer than the limit; its bytes were discarded as they arrived.
     Oversized { limit: usize },
+    /// Nothing complete arrived before the deadline.
+    TimedOut,
     /// The pipe closed: the child exited or closed its stdout.
     End,
     /// Reading failed.
     Failed(String),
 }
 
-/// Reads `pipe` into lines of at most `limit` bytes on a thread; the receiver yields them in
-/// order and then [`Line::End`] or [`Line::Failed`]. At most a few lines wait in the channel,
-/// so a child that floods stdout blocks on its own writes, not the harness.
-pub fn read_lines<R: Read + Send + 'static>(pipe: R, limit: usize) -> Receiver<Line> {
-    let (tx, rx) = sync_channel(4);
-    thread::spawn(move || {
-        let mut reader = BufReader::with_capacity(64 * 1024, pipe);
-        loop {
-            let line = next_line(&mut reader, limit);
-            let last = matches!(line, Line::End | Line::Failed(_));
-            if tx.send(line).is_err() || last {
-                return;
+/// Waits until `fd` is ready for `events` or `deadline` passes (then `TimedOut`).
+fn wait_ready(fd: RawFd, events: libc::c_short, deadline: Instant) -> io::Result<()> {
+    loop {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        let millis = remaining.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+        let mut pollfd = libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for the duration of the call.
+        match unsafe { libc::poll(&mut pollfd, 1, millis) } {
+            n if n > 0 => return Ok(()),
+            0 => continue,
+            _ => {
+                let error = io::Error::last_os_error();
+                if error.kind() != io::ErrorKind::Interrupted {
+                    return Err(error);
+                }
             }
         }
-    });
-    rx
+    }
+}
+
+/// The child's stdout, read only when `poll` says a read will not block.
+struct PolledStdout {
+    pipe: ChildStdout,
+    deadline: Instant,
+}
+
+impl Read for PolledStdout {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        wait_ready(self.pipe.as_raw_fd(), libc::POLLIN, self.deadline)?;
+        self.pipe.read(buf)
+    }
+}
+
+/// Reads the child's stdout in lines of at most `limit` bytes, each within a timeout.
+pub struct LineReader {
+    reader: BufReader<PolledStdout>,
+    limit: usize,
+}
+
+impl LineReader {
+    pub fn new(pipe: ChildStdout, limit: usize) -> Self {
+        LineReader {
+            reader: BufReader::with_capacity(
+                64 * 1024,
+                PolledStdout {
+                    pipe,
+                    deadline: Instant::now(),
+                },
+            ),
+            limit,
+        }
+    }
+
+    /// The next line, or [`Line::TimedOut`] if it is not complete by `deadline`.
+    pub fn next_line(&mut self, deadline: Instant) -> Line {
+        self.reader.get_mut().deadline = deadline;
+        next_line(&mut self.reader, self.limit)
+    }
+}
+
+/// Writes request lines to the child's stdin without ever blocking past a deadline.
+pub struct RequestWriter {
+    pipe: ChildStdin,
+}
+
+impl RequestWriter {
+    /// Puts the pipe in non-blocking mode, so a child that stops reading cannot block a write.
+    pub fn new(pipe: ChildStdin) -> io::Result<Self> {
+        let fd = pipe.as_raw_fd();
+        // SAFETY: fcntl on a pipe descriptor this value owns.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        // SAFETY: as above, adding O_NONBLOCK to the flags just read.
+        if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(RequestWriter { pipe })
+    }
+
+    /// Writes all of `line` by `deadline` (`TimedOut` otherwise; `BrokenPipe` if the child
+    /// closed its stdin).
+    pub fn write_line(&mut self, line: &[u8], deadline: Instant) -> io::Result<()> {
+        let mut written = 0;
+        while written < line.len() {
+            match self.pipe.write(&line[written..]) {
+                Ok(n) => written += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    wait_ready(self.pipe.as_raw_fd(), libc::POLLOUT, deadline)?
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
 }
 
 fn next_line(reader: &mut impl BufRead, limit: usize) -> Line {
@@ -43,7 +134,8 @@ fn next_line(reader: &mut impl BufRead, limit: usize) -> Line {
     loop {
         let chunk = match reader.fill_buf() {
             Ok(chunk) => chunk,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => return Line::TimedOut,
             Err(e) => return Line::Failed(e.to_string()),
         };
         if chunk.is_empty() {
