@@ -7,6 +7,7 @@
 //! explain exactly, then by those they are consistent with, then by their false alarms (tests
 //! the implementation passes and the mutant fails), so the class that behaves most like the
 //! implementation comes first. A failure no class explains is said to be unexplained, plainly.
+//! Protocol errors and timeouts are not diagnosed: they are about the adapter, not BIP 37.
 //!
 //! The first differing hash function, bit or byte of each failure is the runner's
 //! localisation ([`crate::runner::diff`]), already in every report next to the diagnosis.
@@ -29,6 +30,15 @@ pub fn fails(test: &LoadedTest, answer: &Answer<Output>) -> bool {
         (Answer::Unsupported, _) => false,
         (Answer::Fault(_), _) => true,
     }
+}
+
+/// False for the answers that say nothing about BIP 37 (a protocol error, a timeout): the
+/// diagnosis leaves those failures to the report's own message.
+fn about_bip37(answer: &Answer<Output>) -> bool {
+    !matches!(
+        answer,
+        Answer::Fault(Fault::Protocol(_)) | Answer::Fault(Fault::Timeout)
+    )
 }
 
 /// True when two answers are the same for diagnosis: equal values, two rejections (whatever
@@ -118,7 +128,7 @@ pub fn diagnose(
     book: &MutantAnswers,
 ) -> Diagnosis {
     let failures: Vec<usize> = (0..tests.len())
-        .filter(|&i| fails(tests[i], answers[i]))
+        .filter(|&i| fails(tests[i], answers[i]) && about_bip37(answers[i]))
         .collect();
     let mut findings: Vec<Finding> = Bug::ALL
         .iter()
@@ -243,7 +253,7 @@ pub fn annotate(results: &mut [TestResult]) -> Diagnosis {
     let tests: Vec<&LoadedTest> = results.iter().map(|r| &r.test).collect();
     let answers: Vec<&Answer<Output>> = results.iter().map(|r| &r.answer).collect();
     let failing: Vec<bool> = (0..tests.len())
-        .map(|i| fails(tests[i], answers[i]))
+        .map(|i| fails(tests[i], answers[i]) && about_bip37(answers[i]))
         .collect();
     let mut book = MutantAnswers::compute(&tests, Bug::ALL, |i| failing[i]);
     let mut diagnosis = diagnose(&tests, &answers, &book);
