@@ -14,6 +14,7 @@ pub mod matrix;
 pub mod mutants;
 pub mod ops;
 pub mod reference_impl;
+pub mod regen;
 pub mod report;
 pub mod runner;
 pub mod subprocess;

@@ -43,6 +43,9 @@ pub enum Command {
     /// Run several implementations over the same vectors and write the conformance matrix
     /// (Markdown, JSON): columns are implementations, rows vectors or groups of alike vectors.
     Matrix(crate::matrix::command::MatrixArgs),
+    /// Confirm the vectors against a live regtest node over RPC and P2P and write the record
+    /// (vectors/live-node/record.json), or compare with it (--check).
+    Regen(crate::regen::cli::RegenArgs),
     /// Fuzz an implementation against the reference for a while; the first disagreement is
     /// shrunk, diagnosed (stderr) and printed as a vector file (stdout); exits 1 if found.
     Fuzz(crate::fuzz::cli::FuzzArgs),

@@ -159,7 +159,7 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
             format!("undefined-{slug}"),
             Phase::Sizing,
             request,
-            format!("n = {n}, p = {p}"),
+            format!("n = {n}, p = {p:?}"),
         )
         .notes(&["UndefinedSizing"]);
         group.generated(case, Expectation::Invalid);
@@ -169,7 +169,8 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
 }
 
 /// For each mistake, the first (n, p) of the search grid that separates it alone, or failing
-/// that the first that separates it at all.
+/// that the first that separates it at all. (The choice is frozen: it decides the test ids,
+/// which expectations files and reports refer to.)
 fn targeted_pairs() -> Result<Vec<(&'static str, u32, f64)>, GenError> {
     let ns = (1..=40).chain([
         100, 1_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000,
@@ -314,7 +315,7 @@ fn sizing_case(n: u32, p: f64, prefix: &str, targets: &[&'static str]) -> Case {
         format!("{prefix}-n{n}-p{p:?}"),
         Phase::Sizing,
         request,
-        format!("n = {n}, p = {p}"),
+        format!("n = {n}, p = {p:?}"),
     )
     .mistaken(mistaken)
     .targets(targets)
@@ -339,7 +340,7 @@ fn build_case(n: u32, p: f64, prefix: &str, targets: &[&'static str]) -> Case {
         format!("{prefix}-payload-n{n}-p{p:?}"),
         Phase::Sizing,
         request,
-        format!("an empty filter for n = {n}, p = {p}, tweak 0, flags 0"),
+        format!("an empty filter for n = {n}, p = {p:?}, tweak 0, flags 0"),
     )
     .mistaken(mistaken)
     .targets(targets)

@@ -1,0 +1,178 @@
+//! The command line of `bip37-conform regen`: its options and exit codes.
+//!
+//! Exit codes (the suite's, [`crate::cli::exit`]): 0 the node agreed with the reference (and,
+//! with `--check`, with the committed record); 1 a disagreement or a difference (printed);
+//! 2 `regen` could not run (the message names the cause and the fix; nothing was written).
+
+use super::error::RegenError;
+use super::rpc::RpcConfig;
+use super::session::{self, Options};
+use crate::cli::exit;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The suite's committed record in this source tree.
+const DEFAULT_RECORD: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../vectors/live-node/record.json"
+);
+
+/// Confirm or regenerate the vectors against a live regtest node (RPC and P2P).
+#[derive(Debug, Clone, clap::Args)]
+pub struct RegenArgs {
+    /// The node's RPC address (its -rpcport).
+    #[arg(long, default_value = "127.0.0.1:18443")]
+    pub rpc: String,
+    /// RPC user (the node's -rpcuser).
+    #[arg(long, default_value = "")]
+    pub rpc_user: String,
+    /// RPC password (the node's -rpcpassword).
+    #[arg(long, default_value = "")]
+    pub rpc_password: String,
+    /// Read the RPC user and password from the node's cookie file instead.
+    #[arg(long, conflicts_with_all = ["rpc_user", "rpc_password"])]
+    pub rpc_cookie: Option<PathBuf>,
+    /// The node's P2P address (its -port / -bind).
+    #[arg(long, default_value = "127.0.0.1:18444")]
+    pub p2p: String,
+    /// Network magic as 8 hex digits (Bitcoin Core regtest fabfb5da, Bitcoin SV regtest
+    /// dab5bffa); by default chosen from the node's user agent.
+    #[arg(long, value_parser = parse_magic)]
+    pub magic: Option<[u8; 4]>,
+    /// Seconds to wait for any one answer (RPC calls get four times as long: mining).
+    #[arg(long, default_value_t = 30)]
+    pub timeout: u64,
+    /// Confirm the elements of the `*_test.json` files of this directory instead of the
+    /// suite's own vectors.
+    #[arg(long, value_name = "DIR")]
+    pub vectors: Option<PathBuf>,
+    /// The record to write (or to compare with `--check`).
+    #[arg(long, default_value = DEFAULT_RECORD)]
+    pub record: PathBuf,
+    /// Compare with the committed record instead of writing it; exit 1 on any difference.
+    #[arg(long)]
+    pub check: bool,
+}
+
+fn parse_magic(text: &str) -> Result<[u8; 4], String> {
+    let bytes = crate::hex::Hex::parse(text)?.0;
+    <[u8; 4]>::try_from(bytes)
+        .map_err(|_| "the magic is 4 bytes: 8 hex digits such as fabfb5da".to_string())
+}
+
+fn credentials(args: &RegenArgs) -> Result<(String, String), RegenError> {
+    let Some(path) = &args.rpc_cookie else {
+        return Ok((args.rpc_user.clone(), args.rpc_password.clone()));
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| RegenError::Input {
+        path: path.display().to_string(),
+        detail: format!("{e} (the cookie is <datadir>/regtest/.cookie while the node runs)"),
+    })?;
+    text.trim()
+        .split_once(':')
+        .map(|(u, p)| (u.to_string(), p.to_string()))
+        .ok_or_else(|| RegenError::Input {
+            path: path.display().to_string(),
+            detail: "not a `user:password` cookie".into(),
+        })
+}
+
+/// Runs `regen` with `args`, reports to stdout / stderr, and returns the exit code.
+pub fn main(args: &RegenArgs) -> u8 {
+    match run(args) {
+        Ok(true) => exit::CONFORMANT,
+        Ok(false) => exit::FAILURES,
+        Err(e) => {
+            eprintln!("bip37-conform regen: {e}");
+            exit::HARNESS_ERROR
+        }
+    }
+}
+
+fn run(args: &RegenArgs) -> Result<bool, RegenError> {
+    let (user, password) = credentials(args)?;
+    let options = Options {
+        rpc: RpcConfig {
+            address: args.rpc.clone(),
+            user,
+            password,
+            timeout: Duration::from_secs(args.timeout.saturating_mul(4)),
+        },
+        p2p: args.p2p.clone(),
+        magic: args.magic,
+        timeout: Duration::from_secs(args.timeout),
+        vectors: args.vectors.clone(),
+        record: args.record.clone(),
+        check: args.check,
+    };
+    let outcome = session::run(&options, &mut std::io::stderr())?;
+    for note in &outcome.findings.notes {
+        println!("note: {note}");
+    }
+    for behaviour in &outcome.record.node_behaviours {
+        println!(
+            "node behaviour (recorded, not counted) {}: {}",
+            behaviour.id, behaviour.observed
+        );
+    }
+    for line in &outcome.findings.disagreements {
+        println!("DISAGREES WITH THE REFERENCE {line}");
+    }
+    for difference in &outcome.differences {
+        println!("{difference}");
+    }
+    let p = &outcome.record.provenance;
+    println!(
+        "{} probes against {} (version {}, protocol {}): {} disagreements with the reference{}",
+        outcome.record.probes.len(),
+        p.user_agent,
+        p.version,
+        p.protocol_version,
+        outcome.findings.disagreements.len(),
+        if options.check {
+            format!(
+                ", {} differences from {}",
+                outcome.differences.len(),
+                options.record.display()
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(outcome.passed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_is_four_hex_bytes() {
+        assert_eq!(parse_magic("dab5bffa").unwrap(), [0xda, 0xb5, 0xbf, 0xfa]);
+        assert!(parse_magic("dab5bf").is_err());
+        assert!(parse_magic("zz").is_err());
+    }
+
+    #[test]
+    fn cookie_is_user_colon_password() {
+        let path = std::env::temp_dir().join(format!("regen-cookie-{}", std::process::id()));
+        std::fs::write(&path, "__cookie__:secret\n").unwrap();
+        let args = RegenArgs {
+            rpc: String::new(),
+            rpc_user: String::new(),
+            rpc_password: String::new(),
+            rpc_cookie: Some(path.clone()),
+            p2p: String::new(),
+            magic: None,
+            timeout: 1,
+            vectors: None,
+            record: PathBuf::new(),
+            check: false,
+        };
+        assert_eq!(
+            credentials(&args).unwrap(),
+            ("__cookie__".to_string(), "secret".to_string())
+        );
+        std::fs::remove_file(path).unwrap();
+    }
+}

@@ -1,0 +1,127 @@
+//! Writing and reading the record file. Writing is atomic: the text goes to a temporary file
+//! next to the target, is flushed to disk, and only then renamed over the target, so an
+//! interrupted run leaves the committed record as it was.
+
+use super::error::RegenError;
+use super::record::{Record, RECORD_FORMAT_VERSION, RECORD_KIND};
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `record` to `path` atomically (pretty JSON, trailing newline).
+pub fn write_atomically(path: &Path, record: &Record) -> Result<(), RegenError> {
+    let fail = |detail: String| RegenError::Write {
+        path: path.display().to_string(),
+        detail,
+    };
+    let text = serde_json::to_string_pretty(record)
+        .map_err(|e| fail(format!("cannot serialize: {e}")))?
+        + "\n";
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| fail("the path names no file".into()))?;
+    let temp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = fs::File::create(&temp)
+        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
+        .and_then(|_| fs::rename(&temp, path));
+    if let Err(e) = result {
+        let _ = fs::remove_file(&temp);
+        return Err(fail(e.to_string()));
+    }
+    Ok(())
+}
+
+/// Reads a record, refusing another kind or format version.
+pub fn read(path: &Path) -> Result<Record, RegenError> {
+    let fail = |detail: String| RegenError::Input {
+        path: path.display().to_string(),
+        detail,
+    };
+    let text = fs::read_to_string(path).map_err(|e| {
+        fail(format!(
+            "{e} (run `bip37-conform regen` without --check to make the first record)"
+        ))
+    })?;
+    let record: Record = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    if record.record != RECORD_KIND || record.format_version != RECORD_FORMAT_VERSION {
+        return Err(fail(format!(
+            "not a {RECORD_KIND} of format version {RECORD_FORMAT_VERSION}"
+        )));
+    }
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::regen::record::Provenance;
+
+    fn record() -> Record {
+        Record {
+            record: RECORD_KIND.into(),
+            format_version: RECORD_FORMAT_VERSION,
+            header: vec!["test".into()],
+            provenance: Provenance {
+                user_agent: "/Bitcoin SV:1.0.13/".into(),
+                version: 101001300,
+                protocol_version: 70016,
+                services: "25".into(),
+                magic: "dab5bffa".into(),
+                date: "2026-11-30T01:00:00Z".into(),
+                tool: "bip37-conform 0.1.0".into(),
+            },
+            probes: vec![],
+            node_behaviours: vec![],
+        }
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("regen-write-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn writes_and_reads_back_without_leftovers() {
+        let dir = scratch("ok");
+        let path = dir.join("sub/record.json");
+        write_atomically(&path, &record()).unwrap();
+        assert_eq!(read(&path).unwrap(), record());
+        assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn failed_write_keeps_the_old_file() {
+        let dir = scratch("fail");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("record.json");
+        fs::write(&path, "old").unwrap();
+        // A directory where the temporary file's rename target is: rename fails.
+        let blocked = dir.join("blocked");
+        fs::create_dir_all(blocked.join("x")).unwrap();
+        assert!(write_atomically(&blocked, &record()).is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            2,
+            "no temporary file left"
+        );
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn missing_record_says_how_to_make_one() {
+        let err = read(Path::new("/nonexistent/record.json")).unwrap_err();
+        assert!(err.to_string().contains("without --check"), "{err}");
+    }
+}

