@@ -19,7 +19,7 @@ fn main() {
         data: Hex((0u8..32).collect()),
     });
     let budget = Duration::from_secs(3);
-    let mut answer_all = |implementation: &mut dyn Implementation| {
+    let answer_all = |implementation: &mut dyn Implementation| {
         for _ in 0..BATCH {
             assert!(matches!(implementation.execute(&request), Answer::Ok(_)));
         }
