@@ -37,9 +37,6 @@ pub enum Command {
     /// Check the vector files (ids, flags, counts, and every expected value re-derived by the
     /// reference); exits 4 if there is a problem.
     Lint(VectorArgs),
-    /// Check the vector files (ids, flags, counts, and every expected value re-derived by the
-    /// reference); exits 4 if there is a problem.
-    Lint(VectorArgs),
     /// Run every mutant (the reference with one classic mistake) and print the kill table;
     /// exits 1 if a mutant survives or is not diagnosed as its own bug class.
     Mutants(VectorArgs),

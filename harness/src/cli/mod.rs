@@ -45,7 +45,6 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
             None => serve(&args.builtin),
         },
         Command::Lint(args) => vector_set::lint(args.vectors.as_deref()),
-        Command::Lint(args) => vector_set::lint(args.vectors.as_deref()),
         Command::Regen(args) => crate::regen::cli::main(args),
         Command::Fuzz(args) => crate::fuzz::cli::run(args),
         Command::Matrix(args) => crate::matrix::command::run(args),
