@@ -35,16 +35,7 @@ const MISTAKES: &[&str] = &[
     "ByteCapAgainstBitLimitBits",
 ];
 
-/// A Core probe: (operation, line, slug, payload, result, comment).
-type Probe = (
-    OpName,
-    u32,
-    &'static str,
-    Vec<u8>,
-    Expectation,
-    &'static str,
-);
-/// A generated decode test: (slug, payload, result, target mistakes, comment).
+/// A generated test: (slug, payload, result, target mistakes, comment).
 type MessageRow = (
     &'static str,
     Vec<u8>,
@@ -182,101 +173,114 @@ fn add_trailing(
     Ok(())
 }
 
+/// A message of Core's functional test, by its fields.
+enum Message {
+    Load { data: Vec<u8>, hash_funcs: u32 },
+    Add { data: Vec<u8> },
+}
+
+impl Message {
+    fn operation(&self) -> OpName {
+        match self {
+            Message::Load { .. } => OpName::FilterloadAccept,
+            Message::Add { .. } => OpName::FilteraddAccept,
+        }
+    }
+
+    fn payload(&self) -> Vec<u8> {
+        match self {
+            Message::Load { data, hash_funcs } => filterload(data.clone(), *hash_funcs, 0, 0),
+            Message::Add { data } => filteradd(data.clone()),
+        }
+    }
+
+    /// What a node that accepts the message holds: the fields the test sent (tweak and flags 0).
+    fn accepted(self) -> Output {
+        match self {
+            Message::Load { data, hash_funcs } => Output::FilterloadAccept(FilterloadOutput {
+                data: Hex(data),
+                hash_funcs,
+                tweak: 0,
+                flags: 0,
+            }),
+            Message::Add { data } => Output::FilteraddAccept(FilteraddOutput { data: Hex(data) }),
+        }
+    }
+}
+
 fn core_groups() -> Result<Vec<GroupBuilder>, GenError> {
-    let probes: [Probe; 7] = [
-        // (operation, line, slug, payload, result, comment); line 221 is the empty-filter probe.
+    let load = |data, hash_funcs| Message::Load { data, hash_funcs };
+    let add = |data| Message::Add { data };
+    // (line, slug, message, result, comment); line 221 is the empty-filter probe.
+    let probes = [
         (
-            OpName::FilterloadAccept,
             110,
             "36001-bytes",
-            filterload(vec![0xbb; 36_001], 0, 0, 0),
+            load(vec![0xbb; 36_001], 0),
             Expectation::Invalid,
             "36,001 bytes of bb: too-large bloom filter",
         ),
         (
-            OpName::FilterloadAccept,
             114,
             "36000-bytes",
-            filterload(vec![0xbb; 36_000], 0, 0, 0),
+            load(vec![0xbb; 36_000], 0),
             Expectation::Valid,
             "36,000 bytes of bb: accepted",
         ),
         (
-            OpName::FilterloadAccept,
             119,
             "51-hash-funcs",
-            filterload(vec![0xaa], 51, 0, 0),
+            load(vec![0xaa], 51),
             Expectation::Invalid,
             "51 hash functions: too-large bloom filter",
         ),
         (
-            OpName::FilterloadAccept,
             123,
             "50-hash-funcs",
-            filterload(vec![0xaa], 50, 0, 0),
+            load(vec![0xaa], 50),
             Expectation::Valid,
             "50 hash functions: accepted",
         ),
         (
-            OpName::FilteraddAccept,
             128,
             "520-bytes",
-            filteradd(vec![0xcc; 520]),
+            add(vec![0xcc; 520]),
             Expectation::Valid,
             "a 520-byte element: accepted",
         ),
         (
-            OpName::FilteraddAccept,
             132,
             "521-bytes",
-            filteradd(vec![0xcc; 521]),
+            add(vec![0xcc; 521]),
             Expectation::Invalid,
             "a 521-byte element: bad filteradd message",
         ),
         (
-            OpName::FilterloadAccept,
             221,
             "empty-filter",
-            filterload(Vec::new(), 1, 0, 0),
+            load(Vec::new(), 1),
             Expectation::Valid,
             "no bytes and 1 hash function (the CVE-2013-5700 probe): accepted",
         ),
     ];
     let mut groups = Vec::new();
-    for (op, line, slug, payload, result, comment) in probes {
-        let mut group = GroupBuilder::new(
-            op,
-            core_source(
-                "test/functional/p2p_filter.py",
-                line,
-                if line == 221 {
-                    "P2PFilterTest: empty filter (CVE-2013-5700)"
-                } else {
-                    "P2PFilterTest: size limits"
-                },
-            ),
-            comment,
-        );
-        // The probe's fields, as the test builds its message: the expected answer of an accepted one.
-        let expected = match (result, op) {
-            (Expectation::Invalid, _) => None,
-            (_, OpName::FilteraddAccept) => Some(Output::FilteraddAccept(FilteraddOutput {
-                data: FilterAdd::decode(&payload)
-                    .map_err(|e| GenError(e.to_string()))?
-                    .data
-                    .into(),
-            })),
-            _ => {
-                let load = FilterLoad::decode(&payload).map_err(|e| GenError(e.to_string()))?;
-                Some(Output::FilterloadAccept(FilterloadOutput {
-                    data: load.data.into(),
-                    hash_funcs: load.hash_funcs,
-                    tweak: load.tweak,
-                    flags: load.flags,
-                }))
-            }
+    for (line, slug, message, result, comment) in probes {
+        let test_case = if line == 221 {
+            "P2PFilterTest: empty filter (CVE-2013-5700)"
+        } else {
+            "P2PFilterTest: size limits"
         };
-        let case = case(op, &format!("core-{slug}"), Phase::Limits, payload, comment)?;
+        let op = message.operation();
+        let source = core_source("test/functional/p2p_filter.py", line, test_case);
+        let mut group = GroupBuilder::new(op, source, comment);
+        let case = case(
+            op,
+            &format!("core-{slug}"),
+            Phase::Limits,
+            message.payload(),
+            comment,
+        )?;
+        let expected = (result != Expectation::Invalid).then(|| message.accepted());
         group.sourced(case, result, expected);
         groups.push(group);
     }
