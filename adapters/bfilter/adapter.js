@@ -8,7 +8,7 @@
 const BloomFilter = require('bfilter/lib/bloom');
 const murmur3 = require('bcrypto/lib/murmur3');
 const { version } = require('bfilter/package.json');
-const { Rejected, Unsupported, atStage, fromHex, fpRate, encodeFilterload, serve } =
+const { Rejected, Unsupported, library, fromHex, fpRate, encodeFilterload, serve } =
   require('../js-protocol/protocol.js');
 const { filterOperations } = require('../js-protocol/filter-ops.js');
 
@@ -25,15 +25,16 @@ function sizedFilter(nElements, rate, tweak, flags) {
 /** The library's filter for a vector's filter description. */
 function makeFilter(init) {
   switch (init.kind) {
-    case 'sized':
-      return atStage('parameters', () =>
-        sizedFilter(init.nElements, fpRate(init.fpRate), init.tweak, init.flags));
+    case 'sized': {
+      const rate = fpRate(init.fpRate);
+      return library('parameters', () => sizedFilter(init.nElements, rate, init.tweak, init.flags));
+    }
     case 'explicit':
-      return atStage('parameters', () =>
+      return library('parameters', () =>
         new BloomFilter(init.filterBytes * 8, init.hashFuncs, init.tweak, init.flags));
     case 'loaded': {
       const payload = encodeFilterload(fromHex(init.data), init.hashFuncs, init.tweak, init.flags);
-      return atStage('parameters', () => BloomFilter.fromRaw(payload));
+      return library('parameters', () => BloomFilter.fromRaw(payload));
     }
     default:
       throw new Unsupported(`filter kind ${JSON.stringify(init.kind)} is unknown to this adapter`);
@@ -41,7 +42,8 @@ function makeFilter(init) {
 }
 
 function decodeFilterload(payload) {
-  const filter = atStage('decode', () => BloomFilter.fromRaw(fromHex(payload)));
+  const bytes = fromHex(payload);
+  const filter = library('decode', () => BloomFilter.fromRaw(bytes));
   return {
     filter,
     output: {
@@ -54,11 +56,15 @@ function decodeFilterload(payload) {
 }
 
 const handlers = {
-  murmur3: (input) => ({ hash: murmur3.sum(fromHex(input.data), input.seed) }),
+  murmur3: (input) => {
+    const data = fromHex(input.data);
+    return { hash: library(undefined, () => murmur3.sum(data, input.seed)) };
+  },
 
   sizing: (input) => {
-    const filter = atStage('parameters', () =>
-      BloomFilter.fromRate(input.nElements, fpRate(input.fpRate), BloomFilter.flags.NONE));
+    const rate = fpRate(input.fpRate);
+    const filter = library('parameters', () =>
+      BloomFilter.fromRate(input.nElements, rate, BloomFilter.flags.NONE));
     return { filterBytes: filter.filter.length, hashFuncs: filter.n };
   },
 
@@ -68,14 +74,14 @@ const handlers = {
     bitIndex: (filter, i, element) => filter.hash(element, i),
     insert: (filter, element) => filter.add(element),
     contains: (filter, element) => filter.test(element),
-    filterload: (filter) => filter.toRaw(),
+    filterload: (filter) => library(undefined, () => filter.toRaw()),
   }),
 
   filterloadDecode: (input) => decodeFilterload(input.payload).output,
 
   filterloadAccept: (input) => {
     const { filter, output } = decodeFilterload(input.payload);
-    if (!filter.isWithinConstraints()) {
+    if (!library('limits', () => filter.isWithinConstraints())) {
       throw new Rejected('limits', 'isWithinConstraints() is false');
     }
     return output;

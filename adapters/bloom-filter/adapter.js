@@ -7,46 +7,47 @@
 
 const Filter = require('bloom-filter');
 const { version } = require('bloom-filter/package.json');
-const { Unsupported, atStage, fromHex, fpRate, encodeFilterload, serve } =
+const { Unsupported, library, fromHex, fpRate, encodeFilterload, serve } =
   require('../js-protocol/protocol.js');
 const { filterOperations } = require('../js-protocol/filter-ops.js');
+
+/** The library's own constructor from explicit parameters. */
+function construct(vData, init) {
+  const parameters = { vData, nHashFuncs: init.hashFuncs, nTweak: init.tweak, nFlags: init.flags };
+  return library('parameters', () => new Filter(parameters));
+}
 
 /** The library's filter for a vector's filter description. */
 function makeFilter(init) {
   switch (init.kind) {
-    case 'sized':
-      return atStage('parameters', () =>
-        Filter.create(init.nElements, fpRate(init.fpRate), init.tweak, init.flags));
+    case 'sized': {
+      const rate = fpRate(init.fpRate);
+      return library('parameters', () =>
+        Filter.create(init.nElements, rate, init.tweak, init.flags));
+    }
     case 'explicit':
-      return atStage('parameters', () => new Filter({
-        vData: new Array(init.filterBytes).fill(0),
-        nHashFuncs: init.hashFuncs,
-        nTweak: init.tweak,
-        nFlags: init.flags,
-      }));
+      return construct(new Array(init.filterBytes).fill(0), init);
     case 'loaded':
-      return atStage('parameters', () => new Filter({
-        vData: Array.from(fromHex(init.data)),
-        nHashFuncs: init.hashFuncs,
-        nTweak: init.tweak,
-        nFlags: init.flags,
-      }));
+      return construct(Array.from(fromHex(init.data)), init);
     default:
       throw new Unsupported(`filter kind ${JSON.stringify(init.kind)} is unknown to this adapter`);
   }
 }
 
 function filterload(filter) {
-  const o = filter.toObject();
+  const o = library(undefined, () => filter.toObject());
   return encodeFilterload(o.vData, o.nHashFuncs, o.nTweak, o.nFlags);
 }
 
 const handlers = {
-  murmur3: (input) => ({ hash: Filter.MurmurHash3(input.seed, fromHex(input.data)) }),
+  murmur3: (input) => {
+    const data = fromHex(input.data);
+    return { hash: library(undefined, () => Filter.MurmurHash3(input.seed, data)) };
+  },
 
   sizing: (input) => {
-    const filter = atStage('parameters', () =>
-      Filter.create(input.nElements, fpRate(input.fpRate), 0, 0));
+    const rate = fpRate(input.fpRate);
+    const filter = library('parameters', () => Filter.create(input.nElements, rate, 0, 0));
     return { filterBytes: filter.vData.length, hashFuncs: filter.nHashFuncs };
   },
 

@@ -4,7 +4,9 @@
 // supplies its library's name, version, notes and one handler per supported operation; this
 // module never computes anything BIP 37 itself except the byte layout of a filterload, which
 // an adapter uses only to hand a library's own fields to the harness or to the library's own
-// decoder.
+// decoder. An exception thrown inside a library call (see `library`) is the library's
+// rejection of the input; any other exception is the adapter's own failure and is not caught,
+// so the harness reports a crash instead of a rejection (docs/PROTOCOL.md).
 
 const readline = require('readline');
 
@@ -21,12 +23,14 @@ class Rejected extends Error {
 /** An operation or input shape the library cannot express, reported as "unsupported". */
 class Unsupported extends Error {}
 
-/** Runs `fn`; any exception it throws becomes a rejection at `stage`. */
-function atStage(stage, fn) {
+/**
+ * Runs `fn`, a call into the library; an exception it throws becomes a rejection at `stage`
+ * (undefined where the library has no validation step, e.g. while hashing).
+ */
+function library(stage, fn) {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof Rejected || e instanceof Unsupported) throw e;
     throw new Rejected(stage, describe(e));
   }
 }
@@ -102,7 +106,7 @@ function answer(id, request, handlers) {
   } catch (e) {
     if (e instanceof Unsupported) return { id, status: 'unsupported', message: e.message };
     if (e instanceof Rejected) return { id, status: 'error', stage: e.stage, message: e.message };
-    return { id, status: 'error', message: describe(e) };
+    throw e;
   }
 }
 
@@ -124,13 +128,14 @@ function serve(adapter) {
     let reply;
     try {
       const request = JSON.parse(line);
-      reply = answer(request.id === undefined ? null : request.id, request, adapter.handlers);
+      reply = answer(request.id, request, adapter.handlers);
     } catch (e) {
-      process.stderr.write(`unreadable request line: ${describe(e)}\n`);
-      reply = { id: null, status: 'error', message: `unreadable request line: ${describe(e)}` };
+      // Not the library's answer: stop, so the harness reports a crash with this message.
+      process.stderr.write(`${adapter.implementation} adapter stopped: ${describe(e)}\n`);
+      process.exit(1);
     }
     process.stdout.write(JSON.stringify(reply) + '\n');
   });
 }
 
-module.exports = { Rejected, Unsupported, atStage, fromHex, toHex, fpRate, encodeFilterload, serve };
+module.exports = { Rejected, Unsupported, library, fromHex, toHex, fpRate, encodeFilterload, serve };

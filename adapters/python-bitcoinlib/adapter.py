@@ -3,7 +3,9 @@
 Every value comes from the library: its MurmurHash3, the CBloomFilter constructor's sizing,
 `bloom_hash`, `insert`, `contains`, `serialize`, `deserialize` and `IsWithinSizeConstraints`.
 This file only translates between the protocol's JSON and the library's calls; it speaks the
-protocol on stdin/stdout until stdin closes.
+protocol on stdin/stdout until stdin closes. An exception the library raises is its rejection
+of the input; an exception in this file's own code is not caught, so the harness sees a crash
+rather than a rejection (docs/PROTOCOL.md).
 """
 
 import json
@@ -42,12 +44,11 @@ def describe(error):
     return f"{type(error).__name__}: {error}"
 
 
-def at_stage(stage, call):
-    """Runs `call`; any exception the library raises becomes a rejection at `stage`."""
+def library(stage, call):
+    """Runs `call`, a call into the library; an exception it raises becomes a rejection at
+    `stage` (None where the library has no validation step, e.g. while hashing)."""
     try:
         return call()
-    except (Rejected, Unsupported):
-        raise
     except Exception as error:  # the library's own exceptions are its answer
         raise Rejected(stage, describe(error)) from error
 
@@ -79,15 +80,11 @@ def loaded_payload(init):
 def make_filter(init):
     kind = init.get("kind")
     if kind == "sized":
-        return at_stage(
-            "parameters",
-            lambda: CBloomFilter(
-                init["nElements"], fp_rate(init["fpRate"]), init["tweak"], init["flags"]
-            ),
-        )
+        args = (init["nElements"], fp_rate(init["fpRate"]), init["tweak"], init["flags"])
+        return library("parameters", lambda: CBloomFilter(*args))
     if kind == "loaded":
         payload = loaded_payload(init)
-        return at_stage("parameters", lambda: CBloomFilter.deserialize(payload))
+        return library("parameters", lambda: CBloomFilter.deserialize(payload))
     if kind == "explicit":
         raise Unsupported("CBloomFilter has no constructor from an explicit size")
     raise Unsupported(f"filter kind {kind!r} is unknown to this adapter")
@@ -103,33 +100,36 @@ def filterload_fields(bloom):
 
 
 def murmur3(request):
-    return {"hash": MurmurHash3(request["seed"], from_hex(request["data"]))}
+    seed, data = request["seed"], from_hex(request["data"])
+    return {"hash": library(None, lambda: MurmurHash3(seed, data))}
 
 
 def sizing(request):
-    bloom = at_stage(
-        "parameters",
-        lambda: CBloomFilter(request["nElements"], fp_rate(request["fpRate"]), 0, 0),
-    )
+    args = (request["nElements"], fp_rate(request["fpRate"]), 0, 0)
+    bloom = library("parameters", lambda: CBloomFilter(*args))
     return {"filterBytes": len(bloom.vData), "hashFuncs": bloom.nHashFuncs}
 
 
 def bit_indexes(request):
     bloom = make_filter(request["filter"])
     element = from_hex(request["element"])
-    return {"indexes": [bloom.bloom_hash(i, element) for i in range(bloom.nHashFuncs)]}
+    count = range(bloom.nHashFuncs)
+    return {"indexes": library(None, lambda: [bloom.bloom_hash(i, element) for i in count])}
 
 
 def build_filter(request):
     bloom = make_filter(request["filter"])
-    for element in request.get("insert", []):
-        bloom.insert(from_hex(element))
-    queries = [bloom.contains(from_hex(q)) for q in request.get("queries", [])]
-    return {"filterload": bloom.serialize().hex(), "contains": queries}
+    inserts = [from_hex(element) for element in request.get("insert", [])]
+    queries = [from_hex(query) for query in request.get("queries", [])]
+    for element in inserts:
+        library(None, lambda: bloom.insert(element))
+    answers = library(None, lambda: [bloom.contains(q) for q in queries])
+    return {"filterload": library(None, bloom.serialize).hex(), "contains": answers}
 
 
 def decode_filterload(payload):
-    return at_stage("decode", lambda: CBloomFilter.deserialize(from_hex(payload)))
+    data = from_hex(payload)
+    return library("decode", lambda: CBloomFilter.deserialize(data))
 
 
 def filterload_decode(request):
@@ -138,7 +138,7 @@ def filterload_decode(request):
 
 def filterload_accept(request):
     bloom = decode_filterload(request["payload"])
-    if not bloom.IsWithinSizeConstraints():
+    if not library("limits", bloom.IsWithinSizeConstraints):
         raise Rejected("limits", "IsWithinSizeConstraints() is False")
     return filterload_fields(bloom)
 
@@ -164,20 +164,10 @@ def answer(request):
     except Unsupported as why:
         return {"id": request_id, "status": "unsupported", "message": str(why)}
     except Rejected as why:
-        return {"id": request_id, "status": "error", "stage": why.stage, "message": str(why)}
-    except Exception as error:  # the library raised while inserting, hashing or serializing
-        return {"id": request_id, "status": "error", "message": describe(error)}
-
-
-def reply_to(line):
-    try:
-        request = json.loads(line)
-        if not isinstance(request, dict):
-            raise ValueError("a request is a JSON object")
-    except ValueError as error:
-        print(f"unreadable request line: {error}", file=sys.stderr)
-        return {"id": None, "status": "error", "message": f"unreadable request line: {error}"}
-    return answer(request)
+        reply = {"id": request_id, "status": "error", "message": str(why)}
+        if why.stage is not None:
+            reply["stage"] = why.stage
+        return reply
 
 
 def main():
@@ -190,7 +180,11 @@ def main():
     }
     print(json.dumps({"hello": hello}), flush=True)
     for line in sys.stdin:
-        print(json.dumps(reply_to(line)), flush=True)
+        try:
+            reply = answer(json.loads(line))
+        except Exception as error:  # not the library's answer: stop, the harness sees a crash
+            sys.exit(f"python-bitcoinlib adapter stopped: {describe(error)}")
+        print(json.dumps(reply), flush=True)
 
 
 if __name__ == "__main__":
