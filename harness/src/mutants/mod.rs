@@ -48,11 +48,6 @@ pub fn by_name(name: &str) -> Option<Mutant> {
         .map(|&bug| Mutant { bug })
 }
 
-/// The names of every mutant, for error messages and listings.
-pub fn names() -> Vec<&'static str> {
-    Bug::ALL.iter().map(|b| b.name()).collect()
-}
-
 /// A rejection where a filter mistake stops an operation (the empty filter hashed into).
 fn hashing_failed(e: filter::DivisionByZero) -> (Stage, String) {
     (Stage::Parameters, e.to_string())
@@ -237,5 +232,84 @@ impl Implementation for Mutant {
 
     fn sequence(&mut self, input: &SequenceInput) -> Answer<SequenceOutput> {
         session::run(self.bug, &input.steps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Hex;
+
+    /// Requests built to break a careless decoder or filter: huge length claims, truncation,
+    /// empty filters, oversize sizing, garbage transactions and trees.
+    fn hostile() -> Vec<Request> {
+        let empty = FilterInit::Loaded {
+            data: Hex(Vec::new()),
+            hash_funcs: 50,
+            tweak: u32::MAX,
+            flags: 0xff,
+        };
+        let payloads: [&[u8]; 5] = [
+            &[],
+            &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+            &[0xfe, 0xff, 0xff, 0xff, 0x01, 0xaa],
+            &[0xfd, 0x00],
+            &[0x03, 0xaa],
+        ];
+        let mut requests: Vec<Request> = payloads
+            .iter()
+            .flat_map(|p| {
+                let input = PayloadInput {
+                    payload: Hex(p.to_vec()),
+                };
+                [
+                    Request::FilterloadAccept(input.clone()),
+                    Request::FilteraddAccept(input),
+                ]
+            })
+            .collect();
+        requests.extend([
+            Request::Sizing(SizingInput {
+                n_elements: u32::MAX,
+                fp_rate: FpRate(f64::MIN_POSITIVE),
+            }),
+            Request::BuildFilter(BuildFilterInput {
+                filter: empty.clone(),
+                insert: vec![Hex(vec![0; 600])],
+                queries: vec![Hex(Vec::new())],
+            }),
+            Request::MatchTx(MatchTxInput {
+                filter: empty,
+                insert: Vec::new(),
+                txs: vec![Hex(vec![1, 0, 0, 0, 0, 1])],
+            }),
+            Request::PmtExtract(PmtExtractInput {
+                pmt: Hex([
+                    &[0xff, 0xff, 0xff, 0xff, 0x01][..],
+                    &[0xab; 32],
+                    &[0x01, 0x01],
+                ]
+                .concat()),
+            }),
+        ]);
+        requests
+    }
+
+    #[test]
+    fn no_mutant_panics_on_hostile_input() {
+        for mut mutant in all() {
+            for request in hostile() {
+                // An answer of any kind is fine; a panic fails the test.
+                let _ = mutant.execute(&request);
+            }
+        }
+    }
+
+    #[test]
+    fn names_select_their_mutant() {
+        for mutant in all() {
+            assert_eq!(by_name(mutant.bug.name()), Some(mutant));
+        }
+        assert_eq!(by_name("reference"), None);
     }
 }

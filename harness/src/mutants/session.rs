@@ -149,3 +149,61 @@ pub fn run(bug: Bug, steps: &[Step]) -> Answer<SequenceOutput> {
     }
     Answer::Ok(SequenceOutput { results })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::implementation::Implementation;
+    use crate::ops::SequenceInput;
+    use crate::reference_impl::Reference;
+    use bip37_reference::FilterLoad;
+
+    /// A session: load a 10-byte filter, clear it, add an element, load an oversize filter,
+    /// send an undecodable filterload.
+    fn steps() -> Vec<Step> {
+        let load = |bytes: usize| FilterLoad {
+            data: vec![0; bytes],
+            hash_funcs: 3,
+            tweak: 0,
+            flags: 1,
+        };
+        vec![
+            Step::Filterload {
+                payload: load(10).encode().into(),
+            },
+            Step::Filterclear {},
+            Step::Filteradd {
+                payload: vec![1, 0xaa].into(),
+            },
+            Step::Filterload {
+                payload: load(36_001).encode().into(),
+            },
+            Step::Filterload {
+                payload: vec![0xfd].into(),
+            },
+        ]
+    }
+
+    fn outcomes(answer: Answer<SequenceOutput>) -> Vec<StepResult> {
+        match answer {
+            Answer::Ok(out) => out.results,
+            other => panic!("the session is answered: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_session_bug_changes_its_own_step() {
+        let core = outcomes(Reference.sequence(&SequenceInput { steps: steps() }));
+        assert_eq!(outcomes(run(Bug::MsbFirstBits, &steps())), core);
+        let differing = |bug| {
+            let mutant = outcomes(run(bug, &steps()));
+            (0..core.len())
+                .filter(|&i| mutant[i] != core[i])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(differing(Bug::FilteraddWithoutFilterAccepted), vec![2]);
+        assert_eq!(differing(Bug::MalformedMessagePunished), vec![4]);
+        // Ignoring the clear keeps the filter, so the filteradd is accepted.
+        assert_eq!(differing(Bug::FilterclearIgnored), vec![2]);
+    }
+}
