@@ -64,3 +64,22 @@ fn the_embedded_files_are_the_vector_directory() {
     );
     assert_eq!(embedded::load().unwrap().len(), on_disk.len());
 }
+
+#[test]
+fn the_binary_writes_checks_and_refuses_bad_arguments() {
+    let bin = env!("CARGO_BIN_EXE_bip37-vectorgen");
+    let dir = std::env::temp_dir().join(format!("bip37-vectorgen-bin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| std::process::Command::new(bin).args(args).output().unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    assert_eq!(
+        run(&["--check", dir_arg]).status.code(),
+        Some(1),
+        "an empty directory is not up to date"
+    );
+    assert_eq!(run(&[dir_arg]).status.code(), Some(0));
+    assert_eq!(run(&["--check", dir_arg]).status.code(), Some(0));
+    assert_eq!(run(&["--bogus"]).status.code(), Some(2));
+    assert_eq!(run(&[dir_arg, dir_arg]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
