@@ -1,11 +1,13 @@
 //! The kill table (`bip37-conform mutants`): every mutant run against the vectors, whether
-//! some vector kills it, which vectors do, and the diagnosis the harness gives it. A mutant
+//! some vector kills it, which vectors do, and the diagnosis the harness gives it with the
+//! first differing hash function, bit or byte. A mutant
 //! that survives, or whose diagnosis does not name its own class first, is a gap in the suite.
 
 use super::Bug;
 use crate::diagnosis::{diagnose, Diagnosis, MutantAnswers};
 use crate::implementation::Answer;
 use crate::ops::Output;
+use crate::runner::diff::first_difference;
 use crate::vectors::LoadedTest;
 use std::fmt::Write;
 
@@ -16,6 +18,9 @@ pub struct MutantOutcome {
     /// The ids of the tests it fails, in vector order.
     pub killed_by: Vec<String>,
     pub diagnosis: Diagnosis,
+    /// Where the first wrong value departs from the expected one (the runner's localisation:
+    /// hash function, bit or byte), as `<test id>: <difference>`.
+    pub first_difference: Option<String>,
 }
 
 impl MutantOutcome {
@@ -46,6 +51,14 @@ pub fn outcomes(tests: &[&LoadedTest], book: &MutantAnswers) -> Vec<MutantOutcom
                 .map(|a| a.as_ref().unwrap_or(UNASKED))
                 .collect();
             let diagnosis = diagnose(tests, &answers, book);
+            let first_difference = diagnosis.failures.iter().find_map(|&i| match answers[i] {
+                Answer::Ok(actual) if tests[i].expected.is_some() => Some(format!(
+                    "{}: {}",
+                    tests[i].case.id,
+                    first_difference(tests[i], actual)
+                )),
+                _ => None,
+            });
             MutantOutcome {
                 bug,
                 killed_by: diagnosis
@@ -54,6 +67,7 @@ pub fn outcomes(tests: &[&LoadedTest], book: &MutantAnswers) -> Vec<MutantOutcom
                     .map(|&i| tests[i].case.id.clone())
                     .collect(),
                 diagnosis,
+                first_difference,
             }
         })
         .collect()
@@ -73,12 +87,15 @@ pub fn render(outcomes: &[MutantOutcome]) -> String {
             (false, true) => "killed",
             (false, false) => "killed, MISDIAGNOSED",
         };
+        let mut diagnosis = o.diagnosis.summary();
+        if let Some(difference) = &o.first_difference {
+            let _ = write!(diagnosis, "; first difference at {difference}");
+        }
         let _ = writeln!(
             out,
-            "mutant:{}\t{verdict}\t{}\t{}",
+            "mutant:{}\t{verdict}\t{}\t{diagnosis}",
             o.bug.name(),
             if killers.is_empty() { "-" } else { &killers },
-            o.diagnosis.summary()
         );
     }
     let caught = outcomes.iter().filter(|o| o.caught()).count();
