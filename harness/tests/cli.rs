@@ -149,7 +149,7 @@ fn the_plan_lists_the_selection_without_running() {
     assert_eq!(code(&out), 0);
     let plan = text(&out.stdout);
     assert!(
-        plan.starts_with("mini_test/murmur3-seeded\tmurmur3\tHash\tValid\tcore"),
+        plan.starts_with("mini_test/murmur3-seeded\tmurmur3\thash\tvalid\tcore"),
         "{plan}"
     );
     assert!(plan.contains("1 of 11 tests selected"), "{plan}");

@@ -1,6 +1,6 @@
 //! The plan of a run: the selected tests, one line each, printed instead of running them.
 
-use crate::runner::select::source_kind;
+use crate::runner::select::{source_kind, wire_name};
 use crate::vectors::LoadedTest;
 use std::fmt::Write;
 
@@ -10,11 +10,11 @@ pub fn render(selected: &[&LoadedTest], total: usize) -> String {
     for test in selected {
         let _ = writeln!(
             out,
-            "{}\t{}\t{:?}\t{:?}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}",
             test.case.id,
             test.request.op(),
-            test.case.phase,
-            test.case.result,
+            wire_name(&test.case.phase),
+            wire_name(&test.case.result),
             source_kind(&test.group.source),
             test.case.flags.join(",")
         );

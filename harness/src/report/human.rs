@@ -2,7 +2,7 @@
 //! verdict. Colour is the caller's choice (the CLI uses it only on a terminal).
 
 use super::{details, verdict_text};
-use crate::runner::select::source_kind;
+use crate::runner::select::{source_kind, wire_name};
 use crate::runner::{Conformance, Run, State};
 use std::fmt::Write;
 
@@ -45,11 +45,11 @@ pub fn render(run: &Run, colour: bool) -> String {
         let test = &result.test;
         let _ = writeln!(
             out,
-            "\n{} {}  [{}, phase {:?}, source {}]",
+            "\n{} {}  [{}, phase {}, source {}]",
             paint(colour, "1;31", result.state.as_str()),
             paint(colour, "1", &test.case.id),
             test.request.op(),
-            test.case.phase,
+            wire_name(&test.case.phase),
             source_kind(&test.group.source)
         );
         for (label, value) in details(result, Some(VALUE_LIMIT)) {

@@ -106,8 +106,13 @@ fn write_case(out: &mut String, r: &TestResult) {
         ">\n      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n    </testcase>",
         r.state,
         escape(&r.message),
-        escape(&body)
+        escape_text(&body)
     );
+}
+
+/// Escapes element content: only `&`, `<` and `>` need it, so quoted JSON stays readable.
+fn escape_text(text: &str) -> String {
+    escape(text).replace("&quot;", "\"").replace("&apos;", "'")
 }
 
 /// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry.
@@ -130,10 +135,11 @@ fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{escape, escape_text};
 
     #[test]
     fn escapes_markup_and_drops_control_characters() {
         assert_eq!(escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
+        assert_eq!(escape_text("{\"a\":\"<&>\"}"), "{\"a\":\"&lt;&amp;&gt;\"}");
     }
 }

@@ -75,7 +75,10 @@ pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, 
             format!("{} or a rejection", e.to_json())
         }
         Some(e) => e.to_json().to_string(),
-        None => format!("a rejection (Core rejects at phase {:?})", test.case.phase),
+        None => format!(
+            "a rejection (Core rejects at phase {})",
+            crate::runner::select::wire_name(&test.case.phase)
+        ),
     };
     let lines = [
         ("comment", test.case.comment.clone()),

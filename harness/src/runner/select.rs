@@ -45,6 +45,14 @@ pub fn source_kind(source: &Source) -> &'static str {
     }
 }
 
+/// A vector enum (`Phase`, `Expectation`, ...) as vector files write it, e.g. `serialize`.
+pub fn wire_name<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        other => format!("{other:?}"),
+    }
+}
+
 /// Matches `text` against a glob where `*` is any run of characters and `?` one character.
 pub fn glob_matches(pattern: &str, text: &str) -> bool {
     let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
@@ -72,6 +80,13 @@ pub fn glob_matches(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::glob_matches;
+
+    #[test]
+    fn wire_names_are_the_vector_spelling() {
+        use crate::vectors::{Expectation, Phase};
+        assert_eq!(super::wire_name(&Phase::Serialize), "serialize");
+        assert_eq!(super::wire_name(&Expectation::Acceptable), "acceptable");
+    }
 
     #[test]
     fn globs() {
