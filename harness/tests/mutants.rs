@@ -88,7 +88,8 @@ fn every_bug_class_has_a_vector_and_a_mutant_and_every_mutant_a_class() {
 }
 
 /// One mutant of each area (hash, seed, sizing, filter bits, layout, crash on an untrusted
-/// length, limits, matching, merkle): run over the protocol, killed and diagnosed as itself.
+/// length, limits, matching, merkle packing and checks, session): run over the protocol,
+/// killed and diagnosed as itself.
 const OVER_THE_PROTOCOL: &[Bug] = &[
     Bug::SignExtendedTail,
     Bug::SeedNotWrapped,
@@ -99,6 +100,8 @@ const OVER_THE_PROTOCOL: &[Bug] = &[
     Bug::NoFilterSizeLimit,
     Bug::TxidDisplayOrder,
     Bug::PmtBitOrder,
+    Bug::PmtIdenticalSiblingsAccepted,
+    Bug::UpdatesNotPersisted,
 ];
 
 #[test]
