@@ -28,8 +28,8 @@ fn cell_text(cell: &Cell) -> String {
     if cell.state == State::Pass {
         text = "✅ pass".into();
     }
-    if let Some(class) = &cell.bug_class {
-        let _ = write!(text, ": {}", escape(class));
+    if !cell.bug_classes.is_empty() {
+        let _ = write!(text, ": {}", escape(&cell.bug_classes.join(" or ")));
     }
     if let Some(detail) = &cell.detail {
         let _ = write!(text, "<br>{}", escape(detail));
@@ -58,7 +58,7 @@ pub fn render(matrix: &Matrix) -> String {
     let _ = writeln!(
         out,
         "Columns are implementations; rows are {rows_are}. A cell is the state of the test, then \
-         the bug class whose mutant gives exactly that failing answer, when one does.\n"
+         the bug classes whose mutants give exactly that failing answer, when any does.\n"
     );
 
     let _ = writeln!(out, "## Implementations\n");
@@ -88,7 +88,8 @@ pub fn render(matrix: &Matrix) -> String {
         let _ = writeln!(out, "\n## Diagnosed bug classes\n");
         let _ = writeln!(
             out,
-            "A bug class is listed where its mutant gives exactly the failing answer.\n"
+            "A bug class is listed where its mutant gives exactly the failing answer; a vector \
+             that several classes answer alike is listed under each.\n"
         );
         let _ = writeln!(
             out,

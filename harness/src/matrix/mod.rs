@@ -4,7 +4,7 @@
 //!
 //! A row is one vector ([`RowMode::Vectors`]) or, in the pruned view ([`RowMode::Groups`]),
 //! every vector of one operation on which each implementation ends in the same state with the
-//! same diagnosed bug class. A cell holds the state and what [`crate::diagnosis`] said about a
+//! same diagnosed bug classes. A cell holds the state and what [`crate::diagnosis`] said about a
 //! failure; the matrix never diagnoses anything itself. [`markdown`] and [`json`] render it,
 //! [`command`] is `bip37-conform matrix`.
 
@@ -52,9 +52,10 @@ pub struct Column {
 #[serde(rename_all = "camelCase")]
 pub struct Cell {
     pub state: State,
-    /// The flag of the bug class whose mutant gives exactly this failing answer, if one does.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bug_class: Option<String>,
+    /// The flags of the bug classes whose mutants give exactly this failing answer, best
+    /// ranked first (several when the vector cannot tell them apart).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bug_classes: Vec<String>,
     /// The diagnosis in words (single-vector rows only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnosis: Option<String>,
@@ -99,8 +100,8 @@ pub struct ColumnRun {
     pub participant: Participant,
     /// The run, with every failure's diagnosis filled in.
     pub run: Run,
-    /// Per test: the bug class that explains its failure exactly, if one does.
-    pub bug_classes: Vec<Option<String>>,
+    /// Per test: the bug classes that explain its failure exactly, best ranked first.
+    pub bug_classes: Vec<Vec<String>>,
     /// The run's diagnosis in one line.
     pub summary: String,
 }
@@ -110,7 +111,7 @@ impl ColumnRun {
     pub fn diagnosed(participant: Participant, mut run: Run) -> Self {
         let diagnosis = annotate(&mut run.results);
         let bug_classes = (0..run.results.len())
-            .map(|i| exact_class(&diagnosis, i))
+            .map(|i| exact_classes(&diagnosis, i))
             .collect();
         ColumnRun {
             participant,
@@ -121,13 +122,14 @@ impl ColumnRun {
     }
 }
 
-/// The best-ranked bug class whose mutant answers test `index` exactly as the implementation.
-fn exact_class(diagnosis: &Diagnosis, index: usize) -> Option<String> {
+/// The bug classes whose mutants answer test `index` exactly as the implementation, in rank order.
+fn exact_classes(diagnosis: &Diagnosis, index: usize) -> Vec<String> {
     diagnosis
         .findings
         .iter()
-        .find(|f| f.exact.contains(&index))
+        .filter(|f| f.exact.contains(&index))
         .map(|f| f.bug.flag().to_string())
+        .collect()
 }
 
 /// Lays out the columns' runs, which must all be over the same tests in the same order.
@@ -176,7 +178,7 @@ impl Matrix {
         let mut found: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
         for row in &self.rows {
             for (column, cell) in self.columns.iter().zip(&row.cells) {
-                if let Some(class) = &cell.bug_class {
+                for class in &cell.bug_classes {
                     found
                         .entry(class.clone())
                         .or_default()
@@ -269,7 +271,7 @@ mod tests {
             .flat_map(|r| &r.cells)
             .all(|c| c.detail.is_none()));
         assert_eq!(m.columns[1].counts[&State::WrongValue], 2);
-        assert_eq!(m.rows[1].cells[1].bug_class.as_deref(), Some("MurmurTail"));
+        assert_eq!(m.rows[1].cells[1].bug_classes, ["MurmurTail"]);
         assert_eq!(m.bug_classes()["MurmurTail"]["tail"], ["m/2", "m/3"]);
     }
 

@@ -1,6 +1,6 @@
 //! Turning per-implementation runs into rows: one per vector, or pruned into groups of
 //! vectors of one operation on which every implementation behaves alike (same state, same
-//! bug class), in order of first appearance.
+//! bug classes), in order of first appearance.
 
 use super::{Cell, ColumnRun, Row};
 use crate::ops::OpName;
@@ -28,7 +28,7 @@ fn cell(column: &ColumnRun, index: usize, with_words: bool) -> Cell {
     let failed = result.state != State::Pass;
     Cell {
         state: result.state,
-        bug_class: column.bug_classes[index].clone(),
+        bug_classes: column.bug_classes[index].clone(),
         diagnosis: result.diagnosis.clone().filter(|_| with_words),
         detail: (with_words && failed && !detail.is_empty()).then_some(detail),
     }
