@@ -9,6 +9,7 @@
 
 use super::bug::Bug;
 use super::filter::{DivisionByZero, MutantFilter};
+use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_MASK, BLOOM_UPDATE_NONE};
 use bip37_reference::script::{Ops, OP_1, OP_16, OP_PUSHDATA1, OP_PUSHDATA2, OP_PUSHDATA4};
 use bip37_reference::solver::is_pubkey_or_multisig;
 use bip37_reference::tx::{OutPoint, Transaction};
@@ -57,15 +58,14 @@ fn script_elements(bug: Bug, script: &[u8]) -> Vec<Vec<u8>> {
 
 /// The update mode the mutant reads from the flags byte.
 fn update_mode(bug: Bug, flags: u8) -> UpdateMode {
-    match bug {
-        Bug::FlagsNotMasked => match flags {
-            1 => UpdateMode::All,
-            2 => UpdateMode::P2PubkeyOnly,
-            _ => UpdateMode::None,
-        },
-        Bug::FlagsThreeAsAll if flags & 1 == 1 => UpdateMode::All,
-        _ => UpdateMode::from_flags(flags),
-    }
+    let read = match bug {
+        // The whole byte: anything above 3 selects no update at all.
+        Bug::FlagsNotMasked if flags > BLOOM_UPDATE_MASK => BLOOM_UPDATE_NONE,
+        // Bit 0 alone decides ALL, so 3 acts like 1.
+        Bug::FlagsThreeAsAll if flags & BLOOM_UPDATE_MASK == BLOOM_UPDATE_MASK => BLOOM_UPDATE_ALL,
+        _ => flags,
+    };
+    UpdateMode::from_flags(read)
 }
 
 /// True when the filter contains one of `elements`.

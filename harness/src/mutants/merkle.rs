@@ -153,6 +153,17 @@ pub fn extract_matches(bug: Bug, tree: &PartialMerkleTree) -> Result<Extracted, 
     })
 }
 
+/// The next unused item of `items`, counting it as used; `exhausted` when none is left.
+fn next<T: Copy>(
+    items: &[T],
+    used: &mut usize,
+    exhausted: ExtractError,
+) -> Result<T, ExtractError> {
+    let item = *items.get(*used).ok_or(exhausted)?;
+    *used += 1;
+    Ok(item)
+}
+
 /// The depth-first walk of `TraverseAndExtract`: how many bits and hashes it has used.
 struct Walk<'a> {
     bug: Bug,
@@ -170,12 +181,7 @@ impl Walk<'_> {
 
     /// The hash of node `pos` at `height`, consuming bits and hashes as it goes.
     fn node(&mut self, height: u32, pos: u32) -> Result<Hash256, ExtractError> {
-        let flag = *self
-            .tree
-            .bits
-            .get(self.bits)
-            .ok_or(ExtractError::BitsExhausted)?;
-        self.bits += 1;
+        let flag = next(&self.tree.bits, &mut self.bits, ExtractError::BitsExhausted)?;
         if height > 0 && flag {
             let left = self.node(height - 1, pos * 2)?;
             if u64::from(pos * 2 + 1) >= self.width(height - 1) {
@@ -187,12 +193,11 @@ impl Walk<'_> {
             }
             return Ok(hash_pair(&left, &right));
         }
-        let hash = *self
-            .tree
-            .hashes
-            .get(self.hashes)
-            .ok_or(ExtractError::HashesExhausted)?;
-        self.hashes += 1;
+        let hash = next(
+            &self.tree.hashes,
+            &mut self.hashes,
+            ExtractError::HashesExhausted,
+        )?;
         if flag {
             self.matches.push(Match {
                 index: pos,

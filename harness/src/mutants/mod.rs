@@ -218,16 +218,16 @@ impl Implementation for Mutant {
                 pmt: merkle::repacked(self.bug, &input.pmt).into(),
             });
         }
-        let extract = || {
-            let tree = PartialMerkleTree::decode(&input.pmt).map_err(undecodable)?;
-            let extracted = merkle::extract_matches(self.bug, &tree)
-                .map_err(|e| (Stage::Validation, e.to_string()))?;
-            Ok(PmtExtractOutput {
-                root: extracted.root.to_vec().into(),
-                matched: matched_txs(&extracted.matches),
-            })
-        };
-        extract().into()
+        match PartialMerkleTree::decode(&input.pmt) {
+            Err(e) => Answer::reject(Stage::Decode, e),
+            Ok(tree) => match merkle::extract_matches(self.bug, &tree) {
+                Err(invalid) => Answer::reject(Stage::Validation, invalid),
+                Ok(found) => Answer::Ok(PmtExtractOutput {
+                    root: found.root.to_vec().into(),
+                    matched: matched_txs(&found.matches),
+                }),
+            },
+        }
     }
 
     fn sequence(&mut self, input: &SequenceInput) -> Answer<SequenceOutput> {
