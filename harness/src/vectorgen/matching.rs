@@ -280,6 +280,16 @@ fn update_cases() -> Vec<Spec> {
     let key = compressed_key(0xb7);
     let to_key = paying(vec![p2pk(&key)]);
     let bare_multisig = paying(vec![multisig_1_of(&[compressed_key(0xb8), key.clone()])]);
+    let mut hybrid = vec![0xbc; 65];
+    hybrid[0] = 0x06;
+    let to_hybrid = paying(vec![p2pk(&hybrid)]);
+    let mut wrong_prefix = compressed_key(0xbd);
+    wrong_prefix[0] = 0x04;
+    let to_wrong_prefix = paying(vec![p2pk(&wrong_prefix)]);
+    let seventeen_keys: Vec<Vec<u8>> = (0..17).map(|i| compressed_key(0xc0 + i)).collect();
+    let twenty_one_keys: Vec<Vec<u8>> = (0..21).map(|i| compressed_key(0xc0 + i)).collect();
+    let to_seventeen = paying(vec![multisig_1_of(&seventeen_keys)]);
+    let to_twenty_one = paying(vec![multisig_1_of(&twenty_one_keys)]);
     let hash = element(0xb9);
     let to_hash = paying(vec![p2pkh(&hash)]);
     let to_script_hash = paying(vec![p2sh(&hash)]);
@@ -297,6 +307,10 @@ fn update_cases() -> Vec<Spec> {
         Spec { slug: "one-outpoint-per-output", flags: BLOOM_UPDATE_ALL, insert: vec![element(0xb4), element(0xb5)], txs: with_child(&two_pushes, 1), targets: &["OutpointPerPush"], comment: "Two matching pushes in output 0 insert (txid, 0) once; output 1 matches nothing, so a child of output 1 does not match." },
         Spec { slug: "p2pubkey-only-p2pk-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![key.clone()], txs: with_child(&to_key, 0), targets: &[], comment: "P2PUBKEY_ONLY inserts for a pay-to-pubkey output (a 33-byte 02 key, not a curve point: only size and prefix count)." },
         Spec { slug: "p2pubkey-only-multisig-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![key], txs: with_child(&bare_multisig, 0), targets: &[], comment: "P2PUBKEY_ONLY inserts for a bare 1-of-2 multisig output." },
+        Spec { slug: "p2pubkey-only-hybrid-key-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![hybrid], txs: with_child(&to_hybrid, 0), targets: &[], comment: "A 65-byte key with prefix 06 (hybrid) is a valid size for Solver: pay-to-pubkey, the outpoint is inserted." },
+        Spec { slug: "p2pubkey-only-wrong-prefix-no-insert", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![wrong_prefix], txs: with_child(&to_wrong_prefix, 0), targets: &["P2PubkeyOnlyAnyOutput"], comment: "33 bytes with prefix 04 is not a valid key size: not pay-to-pubkey, nothing inserted." },
+        Spec { slug: "p2pubkey-only-1-of-17-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![compressed_key(0xc5)], txs: with_child(&to_seventeen, 0), targets: &[], comment: "Bare multisig allows up to 20 keys, n = 17 written as a minimal one-byte push: the outpoint is inserted." },
+        Spec { slug: "p2pubkey-only-1-of-21-no-insert", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![compressed_key(0xc5)], txs: with_child(&to_twenty_one, 0), targets: &["P2PubkeyOnlyAnyOutput"], comment: "21 keys exceed the multisig template's 20: nothing inserted." },
         Spec { slug: "p2pubkey-only-p2pkh-no-insert", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![hash.clone()], txs: with_child(&to_hash, 0), targets: &["P2PubkeyOnlyAnyOutput"], comment: "P2PUBKEY_ONLY does not insert for P2PKH: the child does not match." },
         Spec { slug: "p2pubkey-only-p2sh-no-insert", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![hash.clone()], txs: with_child(&to_script_hash, 0), targets: &["P2PubkeyOnlyAnyOutput"], comment: "P2PUBKEY_ONLY does not insert for P2SH." },
         Spec { slug: "p2pubkey-only-p2wpkh-no-insert", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![hash.clone()], txs: with_child(&to_witness, 0), targets: &["P2PubkeyOnlyAnyOutput"], comment: "P2PUBKEY_ONLY does not insert for a witness program." },

@@ -45,13 +45,17 @@ pub fn p2wpkh(hash: &[u8]) -> Vec<u8> {
     [&[0x00][..], &push(hash)].concat()
 }
 
-/// A bare 1-of-n multisig.
+/// A bare 1-of-n multisig; n is `OP_n` up to 16 and a one-byte push above (minimal encoding).
 pub fn multisig_1_of(keys: &[Vec<u8>]) -> Vec<u8> {
     let mut script = vec![0x51];
     for key in keys {
         script.extend_from_slice(&push(key));
     }
-    script.push(0x50 + keys.len() as u8);
+    match u8::try_from(keys.len()) {
+        Ok(n @ 1..=16) => script.push(0x50 + n),
+        Ok(n) => script.extend_from_slice(&push(&[n])),
+        Err(_) => panic!("test multisigs have fewer than 256 keys"),
+    }
     script.push(OP_CHECKMULTISIG);
     script
 }
