@@ -70,6 +70,6 @@ if ! timeout 60 "${CLI[@]}" -rpcwait getblockcount >/dev/null; then
     exit 2
 fi
 
-cargo run --quiet --release -p bip37-harness --bin bip37-conform -- regen "${MODE[@]}" \
+cargo run --quiet -p bip37-harness --bin bip37-conform -- regen "${MODE[@]}" \
     --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
     --p2p "127.0.0.1:$P2P_PORT" --magic dab5bffa "$@"

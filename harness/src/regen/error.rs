@@ -85,7 +85,8 @@ impl fmt::Display for RegenError {
             RegenError::RpcProtocol { address, detail } => write!(
                 f,
                 "{address} did not answer like a JSON-RPC server ({detail}): is --rpc the node's \
-                 RPC port (-rpcport) and not its P2P port?"
+                 RPC port (-rpcport) and not its P2P port? (The Bitcoin SV node bans 127.0.0.1 \
+                 for a request on its P2P port: `bitcoin-cli -regtest clearbanned` lifts it.)"
             ),
             RegenError::RpcCall {
                 method,
@@ -123,10 +124,10 @@ impl fmt::Display for RegenError {
             ),
             RegenError::ClosedBeforeVersion { address, magic } => write!(
                 f,
-                "the node at {address} closed the connection before sending its version: the \
-                 network magic {} is probably wrong; pass --magic (Bitcoin Core regtest fabfb5da, \
-                 Bitcoin SV regtest dab5bffa), then run `bitcoin-cli -regtest clearbanned` if the \
-                 node banned 127.0.0.1",
+                "the node at {address} closed the connection before sending its version: either \
+                 the network magic {} is wrong (pass --magic: Bitcoin Core regtest fabfb5da, \
+                 Bitcoin SV regtest dab5bffa; then run `bitcoin-cli -regtest clearbanned`, as the \
+                 Bitcoin SV node bans 127.0.0.1 for it), or --p2p is not the node's P2P port",
                 hex4(magic)
             ),
             RegenError::Disconnected { during } => write!(

@@ -52,6 +52,21 @@ pub fn node_matched(mined: &MinedBlock, reply: &Reply) -> Vec<usize> {
         .collect()
 }
 
+/// The most payload bytes shown in a difference (the first bytes carry the header, the
+/// transaction count and the first hashes: where two merkleblocks usually part).
+const SHOWN_BYTES: usize = 120;
+
+/// A payload as hex, cut after [`SHOWN_BYTES`] with its full length said.
+fn shown(payload: &[u8]) -> String {
+    match payload.len() {
+        n if n > SHOWN_BYTES => format!(
+            "{}... ({n} bytes)",
+            crate::hex::encode(&payload[..SHOWN_BYTES])
+        ),
+        _ => crate::hex::encode(payload),
+    }
+}
+
 /// The first difference between the node's reply and the prediction, if any.
 pub fn difference(prediction: &Prediction, reply: &Reply) -> Option<String> {
     let messages = match reply {
@@ -64,16 +79,16 @@ pub fn difference(prediction: &Prediction, reply: &Reply) -> Option<String> {
                 return Some(format!(
                     "message {i}: the node sent nothing, the reference predicts `{}` {}",
                     expected.command,
-                    crate::hex::encode(&expected.payload)
+                    shown(&expected.payload)
                 ))
             }
             Some(got) if got != expected => {
                 return Some(format!(
                     "message {i}: the node sent `{}` {}, the reference predicts `{}` {}",
                     got.command,
-                    crate::hex::encode(&got.payload),
+                    shown(&got.payload),
                     expected.command,
-                    crate::hex::encode(&expected.payload)
+                    shown(&expected.payload)
                 ))
             }
             Some(_) => {}
@@ -84,7 +99,7 @@ pub fn difference(prediction: &Prediction, reply: &Reply) -> Option<String> {
             "message {}: the node sent an extra `{}` {}",
             prediction.messages.len(),
             extra.command,
-            crate::hex::encode(&extra.payload)
+            shown(&extra.payload)
         )
     })
 }
@@ -167,5 +182,13 @@ mod tests {
         changed[0].payload[0] ^= 1;
         assert!(difference(&prediction, &Reply::Answered(changed)).is_some());
         assert!(difference(&prediction, &Reply::Disconnected).is_some());
+    }
+
+    #[test]
+    fn long_payloads_are_cut_with_their_length() {
+        assert_eq!(shown(&[0xab; 2]), "abab");
+        let text = shown(&[0; 500]);
+        assert!(text.ends_with("... (500 bytes)"));
+        assert_eq!(text.len(), 2 * SHOWN_BYTES + " ... (500 bytes)".len() - 1);
     }
 }

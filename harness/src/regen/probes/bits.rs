@@ -214,31 +214,34 @@ fn confirm(
 ) -> Result<ProbeRecord, RegenError> {
     let id = probe.id();
     let indexes = probe.indexes();
-    let mut agrees = true;
-    let mut ask = |bits: &[u32], findings: &mut Findings| -> Result<(bool, bool), RegenError> {
+    let mut first_difference = None;
+    let mut ask = |bits: &[u32]| -> Result<(bool, bool), RegenError> {
         let answer = oracle.ask(&probe.load(bits), &[mined])?.remove(0);
-        if let Some(diff) = &answer.difference {
-            agrees = false;
-            match probe.node_specific() {
-                true => findings.note(format!("{id} (node-specific, not counted): {diff}")),
-                false => findings.disagree(&id, diff.clone()),
-            }
+        if first_difference.is_none() {
+            first_difference = answer.difference;
         }
         Ok((
             answer.node.contains(&carrier),
             answer.reference.contains(&carrier),
         ))
     };
-    let (all_bits, _) = ask(&indexes, findings)?;
+    let (all_bits, _) = ask(&indexes)?;
     let mut confirmed = all_bits;
     let mut inconclusive = 0;
     for &bit in &indexes {
         let rest: Vec<u32> = indexes.iter().copied().filter(|&b| b != bit).collect();
-        let (node, reference) = ask(&rest, findings)?;
+        let (node, reference) = ask(&rest)?;
         match (node, reference) {
             (false, _) => {}
             (true, true) => inconclusive += 1,
             (true, false) => confirmed = false,
+        }
+    }
+    let agrees = first_difference.is_none();
+    if let Some(diff) = first_difference {
+        match probe.node_specific() {
+            true => findings.note(format!("{id} (node-specific, not counted): {diff}")),
+            false => findings.disagree(&id, diff),
         }
     }
     if inconclusive > 0 {
