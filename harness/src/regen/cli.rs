@@ -154,6 +154,26 @@ mod tests {
     }
 
     #[test]
+    fn the_subcommand_is_wired_and_no_node_exits_2_without_writing() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let record = std::env::temp_dir().join(format!("regen-cli-{}.json", std::process::id()));
+        let argv = [
+            "bip37-conform".to_string(),
+            "regen".into(),
+            "--rpc".into(),
+            format!("127.0.0.1:{port}"),
+            "--record".into(),
+            record.display().to_string(),
+        ];
+        assert_eq!(crate::cli::main(argv.map(Into::into)), exit::HARNESS_ERROR);
+        assert!(!record.exists());
+    }
+
+    #[test]
     fn cookie_is_user_colon_password() {
         let path = std::env::temp_dir().join(format!("regen-cookie-{}", std::process::id()));
         std::fs::write(&path, "__cookie__:secret\n").unwrap();
