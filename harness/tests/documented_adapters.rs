@@ -1,8 +1,10 @@
 //! The adapters the documentation offers work: `adapters/template.py` and the JavaScript
-//! adapter in `docs/PROTOCOL.md` pass what they implement and leave the rest unsupported.
+//! adapter in `docs/PROTOCOL.md` pass what they implement and leave the rest unsupported; and
+//! the protocol document lists every operation.
 
 mod common;
 
+use bip37_harness::ops::OpName;
 use bip37_harness::runner::{run_tests, RunOptions, State};
 use bip37_harness::subprocess::{ClientConfig, Subprocess};
 use std::path::Path;
@@ -39,11 +41,25 @@ fn the_python_template_passes_its_operations() {
     ]));
 }
 
+fn protocol_document() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/PROTOCOL.md"))
+        .unwrap()
+}
+
+#[test]
+fn the_protocol_document_lists_every_operation() {
+    let doc = protocol_document();
+    for op in OpName::ALL {
+        assert!(
+            doc.contains(&format!("`{op}`")),
+            "docs/PROTOCOL.md does not list {op}"
+        );
+    }
+}
+
 #[test]
 fn the_javascript_adapter_of_the_protocol_document_passes_its_operations() {
-    let doc =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/PROTOCOL.md"))
-            .unwrap();
+    let doc = protocol_document();
     let start = doc.find("```js\n").expect("a js block") + "```js\n".len();
     let end = start + doc[start..].find("```").unwrap();
     let script = Path::new(env!("CARGO_TARGET_TMPDIR")).join("protocol_doc_adapter.js");
