@@ -20,7 +20,7 @@ const DEFAULT_RECORD: &str = concat!(
 /// Confirm or regenerate the vectors against a live regtest node (RPC and P2P).
 #[derive(Debug, Clone, clap::Args)]
 pub struct RegenArgs {
-    /// The node's RPC address (its -rpcport).
+    /// The node's RPC server (its -rpcport): `host:port` or `http://[user:password@]host:port/`.
     #[arg(long, default_value = "127.0.0.1:18443")]
     pub rpc: String,
     /// RPC user (the node's -rpcuser).
@@ -60,9 +60,35 @@ fn parse_magic(text: &str) -> Result<[u8; 4], String> {
         .map_err(|_| "the magic is 4 bytes: 8 hex digits such as fabfb5da".to_string())
 }
 
-fn credentials(args: &RegenArgs) -> Result<(String, String), RegenError> {
+/// The `host:port` of `--rpc` and the user and password a URL form carries.
+fn rpc_address(rpc: &str) -> Result<(String, Option<(String, String)>), RegenError> {
+    let rest = match rpc.split_once("://") {
+        None => return Ok((rpc.to_string(), None)),
+        Some(("http", rest)) => rest.trim_end_matches('/'),
+        Some(_) => {
+            return Err(RegenError::BadAddress(format!(
+                "{rpc} (only http:// is spoken)"
+            )))
+        }
+    };
+    match rest.rsplit_once('@') {
+        None => Ok((rest.to_string(), None)),
+        Some((login, address)) => {
+            let (user, password) = login.split_once(':').unwrap_or((login, ""));
+            Ok((
+                address.to_string(),
+                Some((user.to_string(), password.to_string())),
+            ))
+        }
+    }
+}
+
+fn credentials(
+    args: &RegenArgs,
+    from_url: Option<(String, String)>,
+) -> Result<(String, String), RegenError> {
     let Some(path) = &args.rpc_cookie else {
-        return Ok((args.rpc_user.clone(), args.rpc_password.clone()));
+        return Ok(from_url.unwrap_or((args.rpc_user.clone(), args.rpc_password.clone())));
     };
     let text = std::fs::read_to_string(path).map_err(|e| RegenError::Input {
         path: path.display().to_string(),
@@ -90,10 +116,11 @@ pub fn main(args: &RegenArgs) -> u8 {
 }
 
 fn run(args: &RegenArgs) -> Result<bool, RegenError> {
-    let (user, password) = credentials(args)?;
+    let (address, from_url) = rpc_address(&args.rpc)?;
+    let (user, password) = credentials(args, from_url)?;
     let options = Options {
         rpc: RpcConfig {
-            address: args.rpc.clone(),
+            address,
             user,
             password,
             timeout: Duration::from_secs(args.timeout.saturating_mul(4)),
@@ -147,6 +174,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn rpc_takes_an_address_or_an_http_url() {
+        assert_eq!(
+            rpc_address("127.0.0.1:18443").unwrap(),
+            ("127.0.0.1:18443".into(), None)
+        );
+        assert_eq!(
+            rpc_address("http://127.0.0.1:18443/").unwrap().0,
+            "127.0.0.1:18443"
+        );
+        assert_eq!(
+            rpc_address("http://u:p@127.0.0.1:18443").unwrap(),
+            ("127.0.0.1:18443".into(), Some(("u".into(), "p".into())))
+        );
+        assert!(rpc_address("https://127.0.0.1:18443").is_err());
+    }
+
+    #[test]
     fn magic_is_four_hex_bytes() {
         assert_eq!(parse_magic("dab5bffa").unwrap(), [0xda, 0xb5, 0xbf, 0xfa]);
         assert!(parse_magic("dab5bf").is_err());
@@ -190,7 +234,7 @@ mod tests {
             check: false,
         };
         assert_eq!(
-            credentials(&args).unwrap(),
+            credentials(&args, None).unwrap(),
             ("__cookie__".to_string(), "secret".to_string())
         );
         std::fs::remove_file(path).unwrap();
