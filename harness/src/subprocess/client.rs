@@ -12,7 +12,7 @@ use super::protocol::{AnswerLine, Hello, HelloLine, RequestLine, PROTOCOL_VERSIO
 use crate::implementation::{Answer, Fault, Implementation};
 use crate::ops::{OpName, Output, Request};
 use std::fmt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -101,30 +101,26 @@ impl Process {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| StartError::Spawn(format!("{program}: {e}")))?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(StartError::Spawn("the child's pipes are missing".into()));
+        let pipes = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+            (Some(stdin), Some(stdout), Some(stderr)) => RequestWriter::new(stdin)
+                .map(|writer| (writer, stdout, stderr))
+                .map_err(|e| format!("cannot set up the child's stdin: {e}")),
+            _ => Err("the child's pipes are missing".to_string()),
         };
-        let writer = RequestWriter::new(stdin);
+        let (writer, stdout, stderr) = match pipes {
+            Ok(pipes) => pipes,
+            Err(why) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(StartError::Spawn(why));
+            }
+        };
         let mut process = Process {
             child,
-            writer: None,
+            writer: Some(writer),
             reader: LineReader::new(stdout, config.max_line),
             stderr: StderrTail::drain(stderr),
         };
-        let writer = match writer {
-            Ok(writer) => writer,
-            Err(e) => {
-                process.kill();
-                return Err(StartError::Spawn(format!(
-                    "cannot set up the child's stdin: {e}"
-                )));
-            }
-        };
-        process.writer = Some(writer);
         let hello = match process
             .reader
             .next_line(Instant::now() + config.start_timeout)
@@ -147,25 +143,32 @@ impl Process {
         }
     }
 
-    /// Waits for the child to exit (killing it after `grace`) and describes how it ended.
-    fn exit_report(&mut self, grace: Duration) -> String {
+    /// Waits up to `grace` for the child to exit, and kills it if it has not.
+    fn wait_or_kill(&mut self, grace: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + grace;
-        let status = loop {
+        loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => break status.to_string(),
+                Ok(Some(status)) => return Some(status),
                 Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
                 _ => {
                     self.kill();
-                    break "closed its stdout and was killed".to_string();
+                    return None;
                 }
             }
+        }
+    }
+
+    /// Waits for the child to exit (killing it after `grace`) and describes how it ended.
+    fn exit_report(&mut self, grace: Duration) -> String {
+        let status = match self.wait_or_kill(grace) {
+            Some(status) => status.to_string(),
+            None => "closed its stdout and was killed".to_string(),
         };
         let stderr = self.stderr.text();
         if stderr.is_empty() {
             status
         } else {
-            let start = stderr.len() - tail_len(&stderr, 1000);
-            format!("{status}; stderr ends: {}", &stderr[start..])
+            format!("{status}; stderr ends: {}", tail(&stderr, 1000))
         }
     }
 
@@ -177,24 +180,17 @@ impl Process {
     /// Closes stdin and gives the child `grace` to exit before killing it.
     fn shutdown(mut self, grace: Duration) {
         drop(self.writer.take());
-        let deadline = Instant::now() + grace;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(2));
-        }
-        self.kill();
+        self.wait_or_kill(grace);
     }
 }
 
-/// The byte length of the last `max` bytes of `text`, moved forward to a character boundary.
-fn tail_len(text: &str, max: usize) -> usize {
+/// The last `max` bytes of `text` or a little fewer, starting at a character boundary.
+fn tail(text: &str, max: usize) -> &str {
     let mut start = text.len().saturating_sub(max);
     while !text.is_char_boundary(start) {
         start += 1;
     }
-    text.len() - start
+    &text[start..]
 }
 
 fn parse_hello(text: &[u8]) -> Result<Hello, StartError> {
