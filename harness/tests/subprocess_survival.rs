@@ -3,6 +3,9 @@
 
 mod common;
 
+use bip37_harness::hex::Hex;
+use bip37_harness::implementation::{Answer, Fault, Implementation};
+use bip37_harness::ops::{Murmur3Input, Request};
 use bip37_harness::runner::{run_tests, RunOptions, State};
 use bip37_harness::subprocess::{ClientConfig, StartError, Subprocess};
 use std::time::{Duration, Instant};
@@ -111,6 +114,23 @@ fn an_oversized_line_is_a_protocol_error() {
         run.results[4].message.contains("longer than 65536"),
         "{}",
         run.results[4].message
+    );
+}
+
+#[test]
+fn a_child_that_stops_reading_cannot_block_a_large_request() {
+    let mut child = Subprocess::start(config("deaf")).unwrap();
+    // Far more than a pipe holds: the write itself must give up at the deadline.
+    let request = Request::Murmur3(Murmur3Input {
+        seed: 0,
+        data: Hex(vec![0; 1 << 20]),
+    });
+    let began = Instant::now();
+    assert_eq!(child.execute(&request), Answer::Fault(Fault::Timeout));
+    assert!(
+        began.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        began.elapsed()
     );
 }
 
