@@ -130,6 +130,16 @@ fn a_broken_vector_file_is_located_before_anything_runs() {
     assert!(err.contains("odd length"), "{err}");
     let out = conform(&["list", "--vectors", &broken]);
     assert_eq!(code(&out), 4);
+    let out = conform(&["lint", "--vectors", &broken]);
+    assert_eq!(code(&out), 4);
+    assert!(
+        text(&out.stdout)
+            .starts_with("broken_test.json: 26:128: field `testGroups[0].tests[2].input.data`"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = conform(&["lint"]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stdout));
 }
 
 #[test]

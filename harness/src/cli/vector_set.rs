@@ -2,19 +2,16 @@
 //! `bip37-conform` needs no checkout), or the `*_test.json` files of `--vectors DIR`.
 
 use super::exit;
-use crate::vectors::lint::lint_texts;
-use crate::vectors::{embedded, parse_file, vector_paths, LoadedFile, LoadedTest, VectorError};
-use std::path::Path;
+use crate::vectors::lint::{lint as lint_files, lint_texts, Problem};
+use crate::vectors::{embedded, load_file, vector_paths, LoadedFile, LoadedTest, VectorError};
+use std::path::{Path, PathBuf};
 
 /// Every vector file, parsed; the first broken file stops the load.
 pub fn load_files(dir: Option<&Path>) -> Result<Vec<LoadedFile>, VectorError> {
-    let Some(dir) = dir else {
-        return embedded::load();
-    };
-    texts(dir)?
-        .iter()
-        .map(|(name, text)| parse_file(name, text))
-        .collect()
+    match dir {
+        None => embedded::load(),
+        Some(dir) => paths(dir)?.iter().map(|path| load_file(path)).collect(),
+    }
 }
 
 /// Every test of every vector file, in file order.
@@ -24,29 +21,21 @@ pub fn load(dir: Option<&Path>) -> Result<Vec<LoadedTest>, VectorError> {
 
 /// `bip37-conform lint`: prints every problem of the vectors; exit code 4 if there is one.
 pub fn lint(dir: Option<&Path>) -> u8 {
-    let owned = match dir {
-        None => embedded::FILES
-            .iter()
-            .map(|(name, text)| (name.to_string(), text.to_string()))
-            .collect(),
-        Some(dir) => match texts(dir) {
-            Ok(texts) => texts,
+    let (count, problems) = match dir {
+        None => (embedded::FILES.len(), lint_texts(embedded::FILES)),
+        Some(dir) => match paths(dir) {
+            Ok(paths) => (paths.len(), lint_paths(&paths)),
             Err(e) => {
                 eprintln!("bip37-conform lint: {e}");
                 return exit::INVALID_VECTORS;
             }
         },
     };
-    let files: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    let problems = lint_texts(&files);
     for problem in &problems {
         println!("{problem}");
     }
     if problems.is_empty() {
-        println!("{} vector files, no problems", files.len());
+        println!("{count} vector files, no problems");
         exit::CONFORMANT
     } else {
         println!("{} problems", problems.len());
@@ -54,8 +43,29 @@ pub fn lint(dir: Option<&Path>) -> u8 {
     }
 }
 
-/// The names and texts of the `*_test.json` files of `dir` (at least one).
-fn texts(dir: &Path) -> Result<Vec<(String, String)>, VectorError> {
+/// The problems of the files at `paths`: a file that does not load is one problem.
+fn lint_paths(paths: &[PathBuf]) -> Vec<Problem> {
+    let (loaded, broken): (Vec<_>, Vec<_>) =
+        paths.iter().map(|p| load_file(p)).partition(Result::is_ok);
+    let mut problems: Vec<Problem> = broken
+        .into_iter()
+        .filter_map(Result::err)
+        .map(|e| Problem {
+            file: e.file.clone(),
+            id: None,
+            message: format!(
+                "{}:{}: field `{}`: {}",
+                e.line, e.column, e.field, e.message
+            ),
+        })
+        .collect();
+    let loaded: Vec<LoadedFile> = loaded.into_iter().filter_map(Result::ok).collect();
+    problems.extend(lint_files(&loaded));
+    problems
+}
+
+/// The `*_test.json` files of `dir`; none at all is an error.
+fn paths(dir: &Path) -> Result<Vec<PathBuf>, VectorError> {
     let paths = vector_paths(dir)?;
     if paths.is_empty() {
         return Err(VectorError {
@@ -66,21 +76,5 @@ fn texts(dir: &Path) -> Result<Vec<(String, String)>, VectorError> {
             message: "no *_test.json files in this directory".into(),
         });
     }
-    paths
-        .iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(path).map_err(|e| VectorError {
-                file: path.display().to_string(),
-                line: 0,
-                column: 0,
-                field: ".".into(),
-                message: format!("cannot read: {e}"),
-            })?;
-            let name = path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            Ok((name, text))
-        })
-        .collect()
+    Ok(paths)
 }
