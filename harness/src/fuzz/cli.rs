@@ -186,7 +186,9 @@ fn print_finding(finding: &Finding, name: &str) {
         .lookalikes
         .first()
         .map_or("unclassified", |b| b.name());
-    eprintln!("MISMATCH reference-{name}-{op}-{class}");
+    // The name without its version, so the signature groups findings across releases.
+    let short = name.split_whitespace().next().unwrap_or(name);
+    eprintln!("MISMATCH reference-{short}-{op}-{class}");
     eprintln!("input:     {}", finding.request.input_json());
     eprintln!("reference: {}", describe(&finding.reference));
     eprintln!("{name}: {}", describe(&finding.candidate));
@@ -222,6 +224,35 @@ fn notes_of(flags: &[&str]) -> BTreeMap<String, Note> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(builtin: &str, time: Duration, ops: Vec<OpName>) -> FuzzArgs {
+        FuzzArgs {
+            target: TargetArgs {
+                command: None,
+                builtin: Some(builtin.into()),
+            },
+            time,
+            seed: Some(1),
+            ops,
+            timeout: Duration::from_secs(5),
+        }
+    }
+
+    #[test]
+    fn exit_codes_say_whether_a_disagreement_was_found() {
+        let quick = Duration::from_millis(200);
+        assert_eq!(run(&args("reference", quick, vec![])), exit::CONFORMANT);
+        let mutant = "mutant:truncation-not-detected";
+        let found = run(&args(
+            mutant,
+            Duration::from_secs(20),
+            vec![OpName::FilteraddDecode],
+        ));
+        assert_eq!(found, exit::FAILURES);
+        assert_eq!(run(&args("no-such", quick, vec![])), exit::HARNESS_ERROR);
+        let unfuzzed = args("reference", quick, vec![OpName::Sequence]);
+        assert_eq!(run(&unfuzzed), exit::HARNESS_ERROR);
+    }
 
     #[test]
     fn progress_line_shows_bar_time_and_rate() {
