@@ -41,6 +41,8 @@ pub enum Divergence {
 ///   functions (`filterload`) or 520 bytes (`filteradd`) is refused by the reference at the limits
 ///   phase and accepted by the `bitcoin` crate, which has none of the BIP 37 limits.
 ///
+/// Not listed, because both sides agree: trailing bytes (both refuse them), non-canonical
+/// CompactSize prefixes (both refuse them) and length prefixes beyond the bytes present.
 /// Anything else (a decode rule one side has and the other lacks) is a finding.
 pub fn known_divergence(
     ours: &Result<(), Refusal>,
