@@ -8,7 +8,7 @@ use std::os::fd::{AsRawFd, RawFd};
 use std::process::{ChildStdin, ChildStdout};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One thing read from the child's stdout.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,28 +25,51 @@ pub enum Line {
     Failed(String),
 }
 
+/// How long a wait polls without sleeping before it blocks. A child usually answers within
+/// this; a blocked wait costs a wake-up of the idle core, which on a quiet machine takes longer
+/// than the answer itself (measured: about 20,000 requests/s through `serve` when blocking at
+/// once, against 51,000 to 57,000 with the spin, on the project's idle 2-core machine).
+const SPIN: Duration = Duration::from_micros(100);
+
 /// Waits until `fd` is ready for `events` or `deadline` passes (then `TimedOut`).
 fn wait_ready(fd: RawFd, events: libc::c_short, deadline: Instant) -> io::Result<()> {
+    let spin_until = Instant::now() + SPIN;
+    while Instant::now() < spin_until.min(deadline) {
+        if poll_once(fd, events, 0)? {
+            return Ok(());
+        }
+        std::hint::spin_loop();
+    }
     loop {
         let remaining = deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Err(io::ErrorKind::TimedOut.into());
         }
         let millis = remaining.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
-        let mut pollfd = libc::pollfd {
-            fd,
-            events,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd for the duration of the call.
-        match unsafe { libc::poll(&mut pollfd, 1, millis) } {
-            n if n > 0 => return Ok(()),
-            0 => continue,
-            _ => {
-                let error = io::Error::last_os_error();
-                if error.kind() != io::ErrorKind::Interrupted {
-                    return Err(error);
-                }
+        if poll_once(fd, events, millis)? {
+            return Ok(());
+        }
+    }
+}
+
+/// One `poll(2)` of `fd` for `events`, waiting at most `millis` (0: do not wait); false when
+/// it timed out or was interrupted.
+fn poll_once(fd: RawFd, events: libc::c_short, millis: libc::c_int) -> io::Result<bool> {
+    let mut pollfd = libc::pollfd {
+        fd,
+        events,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for the duration of the call.
+    match unsafe { libc::poll(&mut pollfd, 1, millis) } {
+        n if n > 0 => Ok(true),
+        0 => Ok(false),
+        _ => {
+            let error = io::Error::last_os_error();
+            if error.kind() == io::ErrorKind::Interrupted {
+                Ok(false)
+            } else {
+                Err(error)
             }
         }
     }
