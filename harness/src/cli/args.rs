@@ -2,7 +2,8 @@
 
 use crate::ops::OpName;
 use crate::report::Format;
-use crate::runner::Selection;
+use crate::runner::{RunOptions, Selection};
+use crate::subprocess::ClientConfig;
 use crate::vectors::Phase;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -110,6 +111,39 @@ pub struct TargetArgs {
     pub builtin: Option<String>,
 }
 
+/// The bounds on a subprocess implementation, shared by every command that starts one.
+#[derive(Debug, Args)]
+pub struct TimeoutArgs {
+    /// The longest wait for one answer of a subprocess (e.g. 500ms, 5s).
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub timeout: Duration,
+    /// The longest wait for a subprocess's hello after each start.
+    #[arg(long, value_parser = parse_duration, default_value = "10s")]
+    pub start_timeout: Duration,
+    /// For each implementation, no test starts after this much time; the rest are reported as
+    /// not run.
+    #[arg(long, value_parser = parse_duration, default_value = "10m")]
+    pub total_timeout: Duration,
+}
+
+impl TimeoutArgs {
+    /// The client configuration that starts `argv` within these bounds.
+    pub fn client_config(&self, argv: Vec<String>) -> ClientConfig {
+        ClientConfig {
+            request_timeout: self.timeout,
+            start_timeout: self.start_timeout,
+            ..ClientConfig::new(argv)
+        }
+    }
+
+    /// The run options that stop starting tests after the total bound.
+    pub fn run_options(&self) -> RunOptions {
+        RunOptions {
+            total_time: Some(self.total_timeout),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct RunArgs {
     #[command(flatten)]
@@ -133,15 +167,8 @@ pub struct RunArgs {
     /// Rewrite the expectations file from this run.
     #[arg(long, requires = "expectations")]
     pub update_expectations: bool,
-    /// The longest wait for one answer of a subprocess (e.g. 500ms, 5s).
-    #[arg(long, value_parser = parse_duration, default_value = "5s")]
-    pub timeout: Duration,
-    /// The longest wait for a subprocess's hello after each start.
-    #[arg(long, value_parser = parse_duration, default_value = "10s")]
-    pub start_timeout: Duration,
-    /// No test starts after this much time; the rest are reported as not run.
-    #[arg(long, value_parser = parse_duration, default_value = "10m")]
-    pub total_timeout: Duration,
+    #[command(flatten)]
+    pub timeouts: TimeoutArgs,
     /// Colour in the human report.
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     pub color: Colour,

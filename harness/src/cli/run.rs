@@ -7,8 +7,8 @@ use super::{exit, plan, vector_set};
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::report::{self, Format};
-use crate::runner::{run_tests, Conformance, RunOptions};
-use crate::subprocess::{ClientConfig, Subprocess};
+use crate::runner::{run_tests, Conformance};
+use crate::subprocess::Subprocess;
 use std::collections::HashSet;
 use std::io::IsTerminal;
 
@@ -40,10 +40,11 @@ pub fn run(args: &RunArgs) -> u8 {
             return code;
         }
     };
-    let options = RunOptions {
-        total_time: Some(args.total_timeout),
-    };
-    let mut raw = run_tests(&selected, implementation.as_mut(), &options);
+    let mut raw = run_tests(
+        &selected,
+        implementation.as_mut(),
+        &args.timeouts.run_options(),
+    );
     drop(implementation);
     crate::diagnosis::annotate(&mut raw.results);
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
@@ -107,12 +108,7 @@ fn start(args: &RunArgs) -> Result<Box<dyn Implementation>, (u8, String)> {
             format!("cannot split the command line {command:?} (unbalanced quotes?)"),
         )
     })?;
-    let config = ClientConfig {
-        request_timeout: args.timeout,
-        start_timeout: args.start_timeout,
-        ..ClientConfig::new(argv)
-    };
-    match Subprocess::start(config) {
+    match Subprocess::start(args.timeouts.client_config(argv)) {
         Ok(child) => Ok(Box::new(child)),
         Err(e) if e.is_breakdown() => Err((exit::BREAKDOWN, e.to_string())),
         Err(e) => Err((exit::HARNESS_ERROR, e.to_string())),

@@ -2,15 +2,14 @@
 //! vectors, one after the other, and write the matrix as Markdown and/or JSON.
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
-use crate::cli::args::{parse_duration, SelectArgs, VectorArgs};
+use crate::cli::args::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::cli::{exit, vector_set};
 use crate::implementation::Implementation;
-use crate::runner::{run_tests, RunOptions};
-use crate::subprocess::{ClientConfig, Subprocess};
+use crate::runner::run_tests;
+use crate::subprocess::Subprocess;
 use crate::vectors::LoadedTest;
 use clap::Args;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The arguments of `bip37-conform matrix`.
 #[derive(Debug, Args)]
@@ -32,15 +31,8 @@ pub struct MatrixArgs {
     /// Write the JSON matrix here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// The longest wait for one answer of an implementation (e.g. 500ms, 5s).
-    #[arg(long, value_parser = parse_duration, default_value = "5s")]
-    pub timeout: Duration,
-    /// The longest wait for an implementation's hello after each start.
-    #[arg(long, value_parser = parse_duration, default_value = "10s")]
-    pub start_timeout: Duration,
-    /// For each implementation, no test starts after this much time (the rest are not run).
-    #[arg(long, value_parser = parse_duration, default_value = "10m")]
-    pub total_timeout: Duration,
+    #[command(flatten)]
+    pub timeouts: TimeoutArgs,
 }
 
 fn parse_spec(text: &str) -> Result<ImplSpec, String> {
@@ -98,23 +90,16 @@ fn run_one(
     selected: &[&LoadedTest],
     args: &MatrixArgs,
 ) -> Result<ColumnRun, (u8, String)> {
-    let config = ClientConfig {
-        request_timeout: args.timeout,
-        start_timeout: args.start_timeout,
-        ..ClientConfig::new(spec.argv.clone())
-    };
-    let mut child = Subprocess::start(config).map_err(|e| {
-        let code = if e.is_breakdown() {
-            exit::BREAKDOWN
-        } else {
-            exit::HARNESS_ERROR
-        };
-        (code, format!("{}: {e}", spec.name))
-    })?;
-    let options = RunOptions {
-        total_time: Some(args.total_timeout),
-    };
-    let run = run_tests(selected, &mut child, &options);
+    let mut child =
+        Subprocess::start(args.timeouts.client_config(spec.argv.clone())).map_err(|e| {
+            let code = if e.is_breakdown() {
+                exit::BREAKDOWN
+            } else {
+                exit::HARNESS_ERROR
+            };
+            (code, format!("{}: {e}", spec.name))
+        })?;
+    let run = run_tests(selected, &mut child, &args.timeouts.run_options());
     let participant = Participant {
         name: spec.name.clone(),
         command: spec.command.clone(),
