@@ -1,5 +1,4 @@
 //! Timing helpers shared by the harness benchmarks (self-written: no benchmark framework).
-#![allow(dead_code)] // each benchmark uses its own part of this module
 
 use bip37_harness::subprocess::{ClientConfig, Subprocess};
 use std::time::{Duration, Instant};
