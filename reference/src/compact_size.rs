@@ -53,6 +53,21 @@ pub fn read(input: &mut &[u8]) -> Result<u64, DecodeError> {
     Ok(value)
 }
 
+/// Appends `bytes` with its CompactSize length in front: Bitcoin's serialization of a byte vector.
+pub(crate) fn write_prefixed(out: &mut Vec<u8>, bytes: &[u8]) {
+    write(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+/// Reads a byte vector: a CompactSize length, then that many bytes of `field`.
+pub(crate) fn read_prefixed<'a>(
+    input: &mut &'a [u8],
+    field: &'static str,
+) -> Result<&'a [u8], DecodeError> {
+    let len = read(input)?;
+    take_slice(input, len, field)
+}
+
 /// Takes exactly `N` bytes from the front of `input`.
 pub(crate) fn take<const N: usize>(
     input: &mut &[u8],
@@ -66,7 +81,7 @@ pub(crate) fn take<const N: usize>(
 
 /// Takes `len` bytes from the front of `input`, checking `len` against what is there before
 /// anything is allocated or copied.
-pub(crate) fn take_slice<'a>(
+fn take_slice<'a>(
     input: &mut &'a [u8],
     len: u64,
     field: &'static str,

@@ -12,7 +12,7 @@
 //! running out of bits or hashes; a two-child node with identical children (CVE-2012-2459);
 //! bits left over beyond the padding of the last byte; hashes left over.
 
-use crate::compact_size::{self, take, take_slice};
+use crate::compact_size::{self, read_prefixed, take, write_prefixed};
 use crate::sha256::{hash_pair, Hash256};
 use crate::tx::read_count;
 use crate::wire::DecodeError;
@@ -151,9 +151,7 @@ impl PartialMerkleTree {
         for hash in &self.hashes {
             out.extend_from_slice(hash);
         }
-        let flag_bytes = bits_to_bytes(&self.bits);
-        compact_size::write(&mut out, flag_bytes.len() as u64);
-        out.extend_from_slice(&flag_bytes);
+        write_prefixed(&mut out, &bits_to_bytes(&self.bits));
         out
     }
 
@@ -175,8 +173,7 @@ impl PartialMerkleTree {
         let hashes = (0..count)
             .map(|_| take(input, "hash"))
             .collect::<Result<Vec<Hash256>, _>>()?;
-        let flag_len = compact_size::read(input)?;
-        let flag_bytes = take_slice(input, flag_len, "flag bytes")?;
+        let flag_bytes = read_prefixed(input, "flag bytes")?;
         let bits = flag_bytes
             .iter()
             .flat_map(|byte| (0..8).map(move |i| byte >> i & 1 == 1))

@@ -5,7 +5,7 @@
 //! order: that is the id a BIP 37 filter tests. Every count and length is checked against the
 //! bytes still present before anything is allocated, so hostile input costs no memory.
 
-use crate::compact_size::{self, take, take_slice};
+use crate::compact_size::{self, read_prefixed, take, write_prefixed};
 use crate::sha256::{sha256d, Hash256};
 use crate::wire::DecodeError;
 use std::fmt;
@@ -182,7 +182,7 @@ impl Transaction {
         for txin in &self.inputs {
             compact_size::write(&mut out, txin.witness.len() as u64);
             for item in &txin.witness {
-                write_bytes(&mut out, item);
+                write_prefixed(&mut out, item);
             }
         }
         out.extend_from_slice(&self.lock_time.to_le_bytes());
@@ -198,13 +198,13 @@ impl Transaction {
         compact_size::write(out, self.inputs.len() as u64);
         for txin in &self.inputs {
             out.extend_from_slice(&txin.prevout.to_bytes());
-            write_bytes(out, &txin.script_sig);
+            write_prefixed(out, &txin.script_sig);
             out.extend_from_slice(&txin.sequence.to_le_bytes());
         }
         compact_size::write(out, self.outputs.len() as u64);
         for txout in &self.outputs {
             out.extend_from_slice(&txout.value.to_le_bytes());
-            write_bytes(out, &txout.script_pubkey);
+            write_prefixed(out, &txout.script_pubkey);
         }
     }
 }
@@ -234,7 +234,7 @@ fn read_inputs(input: &mut &[u8]) -> Result<Vec<TxIn>, DecodeError> {
         .map(|_| {
             let txid = take(input, "prevout txid")?;
             let vout = u32::from_le_bytes(take(input, "prevout index")?);
-            let script_sig = read_bytes(input, "scriptSig")?;
+            let script_sig = read_prefixed(input, "scriptSig")?.to_vec();
             let sequence = u32::from_le_bytes(take(input, "sequence")?);
             Ok(TxIn {
                 prevout: OutPoint { txid, vout },
@@ -251,7 +251,7 @@ fn read_outputs(input: &mut &[u8]) -> Result<Vec<TxOut>, DecodeError> {
     (0..count)
         .map(|_| {
             let value = i64::from_le_bytes(take(input, "output value")?);
-            let script_pubkey = read_bytes(input, "scriptPubKey")?;
+            let script_pubkey = read_prefixed(input, "scriptPubKey")?.to_vec();
             Ok(TxOut {
                 value,
                 script_pubkey,
@@ -263,18 +263,8 @@ fn read_outputs(input: &mut &[u8]) -> Result<Vec<TxOut>, DecodeError> {
 fn read_witness(input: &mut &[u8]) -> Result<Vec<Vec<u8>>, DecodeError> {
     let count = read_count(input, MIN_WITNESS_ITEM_BYTES, "witness items")?;
     (0..count)
-        .map(|_| read_bytes(input, "witness item"))
+        .map(|_| read_prefixed(input, "witness item").map(<[u8]>::to_vec))
         .collect()
-}
-
-fn read_bytes(input: &mut &[u8], field: &'static str) -> Result<Vec<u8>, DecodeError> {
-    let len = compact_size::read(input)?;
-    Ok(take_slice(input, len, field)?.to_vec())
-}
-
-fn write_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    compact_size::write(out, bytes.len() as u64);
-    out.extend_from_slice(bytes);
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! separate phase ([`crate::limits`]), as in Core. The flags byte is kept raw.
 
 pub use crate::compact_size::MAX_COMPACT_SIZE;
-use crate::compact_size::{self, take, take_slice};
+use crate::compact_size::{read_prefixed, take, write_prefixed};
 use crate::filter::BloomFilter;
 use crate::limits::{self, LimitError};
 use std::fmt;
@@ -68,8 +68,7 @@ impl FilterLoad {
     /// Decodes a `filterload` payload (no limits applied).
     pub fn decode(payload: &[u8]) -> Result<Self, DecodeError> {
         let mut input = payload;
-        let len = compact_size::read(&mut input)?;
-        let data = take_slice(&mut input, len, "filter data")?.to_vec();
+        let data = read_prefixed(&mut input, "filter data")?.to_vec();
         let hash_funcs = u32::from_le_bytes(take(&mut input, "nHashFuncs")?);
         let tweak = u32::from_le_bytes(take(&mut input, "nTweak")?);
         let flags = take::<1>(&mut input, "nFlags")?[0];
@@ -85,8 +84,7 @@ impl FilterLoad {
     /// The payload bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.data.len() + 18);
-        compact_size::write(&mut out, self.data.len() as u64);
-        out.extend_from_slice(&self.data);
+        write_prefixed(&mut out, &self.data);
         out.extend_from_slice(&self.hash_funcs.to_le_bytes());
         out.extend_from_slice(&self.tweak.to_le_bytes());
         out.push(self.flags);
@@ -125,8 +123,7 @@ impl FilterAdd {
     /// Decodes a `filteradd` payload (no limits applied).
     pub fn decode(payload: &[u8]) -> Result<Self, DecodeError> {
         let mut input = payload;
-        let len = compact_size::read(&mut input)?;
-        let data = take_slice(&mut input, len, "element")?.to_vec();
+        let data = read_prefixed(&mut input, "element")?.to_vec();
         ensure_consumed(input)?;
         Ok(Self { data })
     }
@@ -134,8 +131,7 @@ impl FilterAdd {
     /// The payload bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.data.len() + 9);
-        compact_size::write(&mut out, self.data.len() as u64);
-        out.extend_from_slice(&self.data);
+        write_prefixed(&mut out, &self.data);
         out
     }
 
