@@ -61,6 +61,13 @@ pub struct MinedBlock {
     pub block: Block,
 }
 
+/// Takes the last of `coins`, or says the run funded too few.
+pub fn take_coin(coins: &mut Vec<Coin>) -> Result<Coin, RegenError> {
+    coins.pop().ok_or_else(|| RegenError::Setup {
+        detail: "ran out of funded coins".into(),
+    })
+}
+
 /// A script that pushes `data` with the smallest push opcode.
 pub fn push(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(data.len() + 5);

@@ -46,11 +46,6 @@ impl RpcClient {
         RpcClient { config, next_id: 1 }
     }
 
-    /// The address the client talks to.
-    pub fn address(&self) -> &str {
-        &self.config.address
-    }
-
     /// Calls `method` with `params` and returns its `result`.
     pub fn call(&mut self, method: &str, params: Value) -> Result<Value, RegenError> {
         let id = self.next_id;

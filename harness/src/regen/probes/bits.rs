@@ -16,7 +16,7 @@
 use super::Findings;
 use crate::ops::{FilterInit, Request};
 use crate::reference_impl::init_filter;
-use crate::regen::chain::{self, carrier_script, Coin, MinedBlock};
+use crate::regen::chain::{self, carrier_script, take_coin, Coin, MinedBlock};
 use crate::regen::error::RegenError;
 use crate::regen::oracle::Oracle;
 use crate::regen::record::ProbeRecord;
@@ -184,12 +184,7 @@ pub fn run(
     }
     let carriers = probes
         .iter()
-        .map(|p| {
-            let coin = coins.pop().ok_or_else(|| RegenError::Setup {
-                detail: "ran out of funded coins".into(),
-            })?;
-            chain::spend(&coin, None, vec![carrier_script(&p.element)])
-        })
+        .map(|p| chain::spend(&take_coin(coins)?, None, vec![carrier_script(&p.element)]))
         .collect::<Result<Vec<_>, _>>()?;
     let mined = chain::mine(rpc, &carriers)?;
     let mut counted = Vec::new();

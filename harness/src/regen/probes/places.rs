@@ -8,7 +8,9 @@
 
 use super::scenario::{run_step, Element, NamedBlock, Step};
 use super::Findings;
-use crate::regen::chain::{self, carrier_script, push, Coin, MinedBlock, OP_RETURN, OP_TRUE};
+use crate::regen::chain::{
+    self, carrier_script, push, take_coin, Coin, MinedBlock, OP_RETURN, OP_TRUE,
+};
 use crate::regen::error::RegenError;
 use crate::regen::oracle::Oracle;
 use crate::regen::record::ProbeRecord;
@@ -38,11 +40,6 @@ pub fn run(
     one_push: &mut Vec<Coin>,
     findings: &mut Findings,
 ) -> Result<(Vec<ProbeRecord>, MinedBlock), RegenError> {
-    let take = |coins: &mut Vec<Coin>| {
-        coins.pop().ok_or_else(|| RegenError::Setup {
-            detail: "ran out of funded coins".into(),
-        })
-    };
     let mut truncated = push(&BEFORE_TRUNCATION);
     truncated.extend_from_slice(&[0x4c, 0x05]); // PUSHDATA1 of 5 bytes, only 3 follow
     truncated.extend_from_slice(&AFTER_TRUNCATION);
@@ -52,17 +49,17 @@ pub fn run(
     let mut op_return = vec![OP_RETURN];
     op_return.extend_from_slice(&push(&OP_RETURN_PUSH));
     let txs = vec![
-        chain::spend(&take(plain)?, None, vec![carrier_script(&OUTPUT_PUSH)])?,
+        chain::spend(&take_coin(plain)?, None, vec![carrier_script(&OUTPUT_PUSH)])?,
         chain::spend(
-            &take(one_push)?,
+            &take_coin(one_push)?,
             Some(&SCRIPT_SIG_PUSH),
             vec![vec![OP_TRUE]],
         )?,
-        chain::spend(&take(plain)?, None, vec![vec![OP_TRUE], op_return])?,
-        chain::spend(&take(plain)?, None, vec![non_minimal])?,
-        chain::spend(&take(plain)?, None, vec![vec![0x00, 0x75, OP_TRUE]])?,
-        chain::spend(&take(plain)?, None, vec![vec![OP_10, 0x75, OP_TRUE]])?,
-        chain::spend(&take(plain)?, None, vec![truncated])?,
+        chain::spend(&take_coin(plain)?, None, vec![vec![OP_TRUE], op_return])?,
+        chain::spend(&take_coin(plain)?, None, vec![non_minimal])?,
+        chain::spend(&take_coin(plain)?, None, vec![vec![0x00, 0x75, OP_TRUE]])?,
+        chain::spend(&take_coin(plain)?, None, vec![vec![OP_10, 0x75, OP_TRUE]])?,
+        chain::spend(&take_coin(plain)?, None, vec![truncated])?,
     ];
     let txid = txs[0].txid();
     let spent = txs[0].inputs[0].prevout;

@@ -8,7 +8,7 @@
 
 use super::scenario::{run_step, Element, NamedBlock, Step};
 use super::Findings;
-use crate::regen::chain::{self, carrier_script, push, Coin, Lock, OP_TRUE};
+use crate::regen::chain::{self, carrier_script, push, take_coin, Coin, Lock, OP_TRUE};
 use crate::regen::error::RegenError;
 use crate::regen::oracle::Oracle;
 use crate::regen::record::ProbeRecord;
@@ -41,11 +41,6 @@ pub fn run(
     plain: &mut Vec<Coin>,
     findings: &mut Findings,
 ) -> Result<Vec<ProbeRecord>, RegenError> {
-    let mut take = || {
-        plain.pop().ok_or_else(|| RegenError::Setup {
-            detail: "ran out of funded coins".into(),
-        })
-    };
     let mut p2pk = push(&PUBKEY);
     p2pk.push(OP_CHECKSIG);
     let mut multisig = vec![OP_TRUE];
@@ -55,7 +50,7 @@ pub fn run(
     p2pkh.extend_from_slice(&push(&PUBKEY_HASH));
     p2pkh.extend_from_slice(&[0x88, OP_CHECKSIG]);
 
-    let parent = chain::spend(&take()?, None, vec![carrier_script(&PARENT_PUSH)])?;
+    let parent = chain::spend(&take_coin(plain)?, None, vec![carrier_script(&PARENT_PUSH)])?;
     let parent_coin = Coin {
         outpoint: OutPoint {
             txid: parent.txid(),
@@ -65,9 +60,9 @@ pub fn run(
         lock: Lock::OpTrue,
     };
     let child = chain::spend(&parent_coin, None, vec![vec![OP_TRUE]])?;
-    let pay_to_pubkey = chain::spend(&take()?, None, vec![p2pk])?;
-    let pay_to_multisig = chain::spend(&take()?, None, vec![multisig])?;
-    let pay_to_pubkey_hash = chain::spend(&take()?, None, vec![p2pkh])?;
+    let pay_to_pubkey = chain::spend(&take_coin(plain)?, None, vec![p2pk])?;
+    let pay_to_multisig = chain::spend(&take_coin(plain)?, None, vec![multisig])?;
+    let pay_to_pubkey_hash = chain::spend(&take_coin(plain)?, None, vec![p2pkh])?;
     let outpoint = |tx: &bip37_reference::Transaction| {
         OutPoint {
             txid: tx.txid(),
@@ -77,17 +72,17 @@ pub fn run(
     };
     let witnesses = vec![
         chain::spend(
-            &take()?,
+            &take_coin(plain)?,
             None,
             vec![carrier_script(&outpoint(&pay_to_pubkey))],
         )?,
         chain::spend(
-            &take()?,
+            &take_coin(plain)?,
             None,
             vec![carrier_script(&outpoint(&pay_to_multisig))],
         )?,
         chain::spend(
-            &take()?,
+            &take_coin(plain)?,
             None,
             vec![carrier_script(&outpoint(&pay_to_pubkey_hash))],
         )?,
