@@ -29,16 +29,13 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
     };
     match &cli.command {
         Command::Run(args) => run::run(args),
-        Command::List(args) => match vector_set::load(args.vectors.vectors.as_deref()) {
+        Command::List(args) => match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
             Ok(tests) => {
                 let selected = args.select.selection().apply(&tests);
                 print!("{}", plan::render(&selected, tests.len()));
                 exit::CONFORMANT
             }
-            Err(e) => {
-                eprintln!("bip37-conform: invalid vectors: {e}");
-                exit::INVALID_VECTORS
-            }
+            Err(code) => code,
         },
         Command::Serve(args) => match &args.mutant {
             Some(mutant) => serve(&format!("mutant:{mutant}")),
@@ -48,7 +45,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Regen(args) => crate::regen::cli::main(args),
         Command::Fuzz(args) => crate::fuzz::cli::run(args),
         Command::Matrix(args) => crate::matrix::command::run(args),
-        Command::Mutants(args) => match vector_set::load(args.vectors.as_deref()) {
+        Command::Mutants(args) => match vector_set::load_or_exit(args.vectors.as_deref()) {
             Ok(tests) => {
                 let outcomes = crate::mutants::table::kill_table(&tests);
                 print!("{}", crate::mutants::table::render(&outcomes));
@@ -57,10 +54,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
                     false => exit::FAILURES,
                 }
             }
-            Err(e) => {
-                eprintln!("bip37-conform: invalid vectors: {e}");
-                exit::INVALID_VECTORS
-            }
+            Err(code) => code,
         },
     }
 }

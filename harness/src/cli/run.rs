@@ -14,12 +14,9 @@ use std::io::IsTerminal;
 
 /// Runs `bip37-conform run` and returns its exit code.
 pub fn run(args: &RunArgs) -> u8 {
-    let tests = match vector_set::load(args.vectors.vectors.as_deref()) {
+    let tests = match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
         Ok(tests) => tests,
-        Err(e) => {
-            eprintln!("bip37-conform: invalid vectors: {e}");
-            return exit::INVALID_VECTORS;
-        }
+        Err(code) => return code,
     };
     let selected = args.select.selection().apply(&tests);
     if args.list {

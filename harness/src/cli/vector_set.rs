@@ -19,6 +19,15 @@ pub fn load(dir: Option<&Path>) -> Result<Vec<LoadedTest>, VectorError> {
     Ok(load_files(dir)?.into_iter().flat_map(|f| f.tests).collect())
 }
 
+/// [`load`] for a command: a broken vector file is reported on stderr and turned into exit
+/// code 4.
+pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
+    load(dir).map_err(|e| {
+        eprintln!("bip37-conform: invalid vectors: {e}");
+        exit::INVALID_VECTORS
+    })
+}
+
 /// `bip37-conform lint`: prints every problem of the vectors; exit code 4 if there is one.
 pub fn lint(dir: Option<&Path>) -> u8 {
     let (count, problems) = match dir {
