@@ -8,7 +8,7 @@
 //! functions contains everything too, vacuously.
 
 use crate::flags::UpdateMode;
-use crate::limits::{self, LimitError};
+use crate::limits;
 use crate::murmur3::murmur3;
 use crate::sizing::{size_for, FilterSize, SizingError};
 use crate::wire::MAX_COMPACT_SIZE;
@@ -154,12 +154,7 @@ impl BloomFilter {
 
     /// Core's `IsWithinSizeConstraints`: at most 36,000 bytes and 50 hash functions.
     pub fn is_within_size_constraints(&self) -> bool {
-        self.check_size_constraints().is_ok()
-    }
-
-    /// The same check, with the reason for a rejection.
-    pub fn check_size_constraints(&self) -> Result<(), LimitError> {
-        limits::check_filter(self.data.len(), self.hash_funcs)
+        limits::check_filter(self.data.len(), self.hash_funcs).is_ok()
     }
 
     /// The number of bits, or `None` for the empty filter.
