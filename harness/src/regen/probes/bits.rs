@@ -22,6 +22,7 @@ use crate::regen::oracle::Oracle;
 use crate::regen::record::ProbeRecord;
 use crate::regen::rpc::RpcClient;
 use crate::vectors::LoadedTest;
+use bip37_reference::limits::MAX_FILTER_BYTES;
 use bip37_reference::{BloomFilter, FilterLoad};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -98,43 +99,41 @@ impl BitProbe {
 /// functions) and empty elements cannot isolate bits and are left out.
 pub fn from_vectors(tests: &[LoadedTest]) -> Vec<BitProbe> {
     let mut merged: BTreeMap<(u32, u32, u32, Vec<u8>), Vec<String>> = BTreeMap::new();
-    {
-        for test in tests {
-            let (init, elements): (&FilterInit, Vec<&[u8]>) = match &test.request {
-                Request::BitIndexes(i) => (&i.filter, vec![&i.element.0]),
-                Request::BuildFilter(i) => (
-                    &i.filter,
-                    i.insert
-                        .iter()
-                        .chain(&i.queries)
-                        .map(|h| &h.0[..])
-                        .collect(),
-                ),
-                Request::MatchTx(i) => (&i.filter, i.insert.iter().map(|h| &h.0[..]).collect()),
-                Request::MerkleBlock(i) => (&i.filter, i.insert.iter().map(|h| &h.0[..]).collect()),
-                _ => continue,
-            };
-            let Ok(filter) = init_filter(init) else {
-                continue;
-            };
-            let bytes = filter.data().len();
-            if bytes == 0 || filter.hash_funcs() == 0 || bytes > 36_000 {
+    for test in tests {
+        let (init, elements): (&FilterInit, Vec<&[u8]>) = match &test.request {
+            Request::BitIndexes(i) => (&i.filter, vec![&i.element.0]),
+            Request::BuildFilter(i) => (
+                &i.filter,
+                i.insert
+                    .iter()
+                    .chain(&i.queries)
+                    .map(|h| &h.0[..])
+                    .collect(),
+            ),
+            Request::MatchTx(i) => (&i.filter, i.insert.iter().map(|h| &h.0[..]).collect()),
+            Request::MerkleBlock(i) => (&i.filter, i.insert.iter().map(|h| &h.0[..]).collect()),
+            _ => continue,
+        };
+        let Ok(filter) = init_filter(init) else {
+            continue;
+        };
+        let bytes = filter.data().len();
+        if bytes == 0 || filter.hash_funcs() == 0 || bytes > MAX_FILTER_BYTES as usize {
+            continue;
+        }
+        for element in elements {
+            if element.is_empty() || element.len() > MAX_ELEMENT_BYTES {
                 continue;
             }
-            for element in elements {
-                if element.is_empty() || element.len() > MAX_ELEMENT_BYTES {
-                    continue;
-                }
-                merged
-                    .entry((
-                        bytes as u32,
-                        filter.hash_funcs(),
-                        filter.tweak(),
-                        element.to_vec(),
-                    ))
-                    .or_default()
-                    .push(test.case.id.clone());
-            }
+            merged
+                .entry((
+                    bytes as u32,
+                    filter.hash_funcs(),
+                    filter.tweak(),
+                    element.to_vec(),
+                ))
+                .or_default()
+                .push(test.case.id.clone());
         }
     }
     merged
