@@ -10,3 +10,13 @@ pub const HARNESS_ERROR: u8 = 2;
 pub const BREAKDOWN: u8 = 3;
 /// A vector file is invalid.
 pub const INVALID_VECTORS: u8 = 4;
+
+/// The exit code of an implementation that cannot be started: 3 when it crashed or timed out
+/// on the way, 2 when it could not be run or greeted at all.
+pub fn of_start_error(error: &crate::subprocess::StartError) -> u8 {
+    if error.is_breakdown() {
+        BREAKDOWN
+    } else {
+        HARNESS_ERROR
+    }
+}

@@ -1,14 +1,14 @@
 //! `bip37-conform run`: load and select the vectors, start the implementation, run, apply the
 //! expectations file, write the report and turn the verdict into an exit code.
 
-use super::args::{Colour, RunArgs};
+use super::args::{Colour, RunArgs, TargetArgs};
 use super::builtins::builtin;
 use super::{exit, plan, vector_set};
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::report::{self, Format};
 use crate::runner::{run_tests, Conformance};
-use crate::subprocess::Subprocess;
+use crate::subprocess::{ClientConfig, Subprocess};
 use std::collections::HashSet;
 use std::io::IsTerminal;
 
@@ -30,7 +30,7 @@ pub fn run(args: &RunArgs) -> u8 {
         },
         None => Expectations::default(),
     };
-    let mut implementation = match start(args) {
+    let mut implementation = match start(&args.target, |argv| args.timeouts.client_config(argv)) {
         Ok(implementation) => implementation,
         Err((code, message)) => {
             eprintln!("bip37-conform: {message}");
@@ -93,22 +93,25 @@ pub fn run(args: &RunArgs) -> u8 {
     }
 }
 
-/// The implementation under test, or the exit code and message of why it cannot be had.
-fn start(args: &RunArgs) -> Result<Box<dyn Implementation>, (u8, String)> {
-    if let Some(name) = &args.target.builtin {
+/// The implementation `target` names, a command line started with `config(argv)`, or the exit
+/// code and message of why it cannot be had (shared by `run` and `fuzz`).
+pub fn start(
+    target: &TargetArgs,
+    config: impl FnOnce(Vec<String>) -> ClientConfig,
+) -> Result<Box<dyn Implementation>, (u8, String)> {
+    if let Some(name) = &target.builtin {
         return builtin(name).map_err(|e| (exit::HARNESS_ERROR, e));
     }
-    let command = args.target.command.as_deref().unwrap_or_default();
+    let command = target.command.as_deref().unwrap_or_default();
     let argv = shlex::split(command).ok_or_else(|| {
         (
             exit::HARNESS_ERROR,
             format!("cannot split the command line {command:?} (unbalanced quotes?)"),
         )
     })?;
-    match Subprocess::start(args.timeouts.client_config(argv)) {
+    match Subprocess::start(config(argv)) {
         Ok(child) => Ok(Box::new(child)),
-        Err(e) if e.is_breakdown() => Err((exit::BREAKDOWN, e.to_string())),
-        Err(e) => Err((exit::HARNESS_ERROR, e.to_string())),
+        Err(e) => Err((exit::of_start_error(&e), e.to_string())),
     }
 }
 

@@ -8,20 +8,16 @@
 use super::campaign::{self, Finding, Progress, Settings, Summary};
 use super::vector::{self, Provenance};
 use crate::cli::args::{parse_duration, TargetArgs};
-use crate::cli::builtins::builtin;
 use crate::cli::exit;
-use crate::implementation::{Answer, Implementation};
+use crate::cli::run::start;
+use crate::implementation::Answer;
 use crate::ops::{OpName, Output};
-use crate::subprocess::{ClientConfig, Subprocess};
-use crate::vectors::{load_file, vector_paths, Note};
+use crate::subprocess::ClientConfig;
+use crate::vectors::Note;
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
 use std::time::Duration;
-
-/// The suite's vectors, where the notes of diagnosed flags are looked up.
-const VECTOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors");
 
 /// Arguments of `bip37-conform fuzz`.
 #[derive(Debug, Args)]
@@ -48,7 +44,11 @@ fn parse_op(name: &str) -> Result<OpName, String> {
 
 /// Runs the subcommand; returns the exit code.
 pub fn run(args: &FuzzArgs) -> u8 {
-    let mut candidate = match start(args) {
+    let config = |argv| ClientConfig {
+        request_timeout: args.timeout,
+        ..ClientConfig::new(argv)
+    };
+    let mut candidate = match start(&args.target, config) {
         Ok(candidate) => candidate,
         Err((code, message)) => {
             eprintln!("bip37-conform fuzz: {message}");
@@ -74,31 +74,6 @@ pub fn run(args: &FuzzArgs) -> u8 {
         }
         Ok(summary) => report(&summary, candidate.name(), seed),
     }
-}
-
-fn start(args: &FuzzArgs) -> Result<Box<dyn Implementation>, (u8, String)> {
-    if let Some(name) = &args.target.builtin {
-        return builtin(name).map_err(|e| (exit::HARNESS_ERROR, e));
-    }
-    let command = args.target.command.as_deref().unwrap_or_default();
-    let Some(argv) = shlex::split(command) else {
-        let why = format!("cannot split the command line {command:?} (unbalanced quotes?)");
-        return Err((exit::HARNESS_ERROR, why));
-    };
-    let config = ClientConfig {
-        request_timeout: args.timeout,
-        ..ClientConfig::new(argv)
-    };
-    Subprocess::start(config)
-        .map(|child| Box::new(child) as Box<dyn Implementation>)
-        .map_err(|e| {
-            let code = if e.is_breakdown() {
-                exit::BREAKDOWN
-            } else {
-                exit::HARNESS_ERROR
-            };
-            (code, e.to_string())
-        })
 }
 
 /// A seed from the clock, printed so the run can be repeated.
@@ -207,11 +182,10 @@ fn print_finding(finding: &Finding, name: &str) {
     }
 }
 
-/// The notes the suite's vectors give `flags`; a flag no vector file defines is left out.
+/// The notes the built-in vectors give `flags`; a flag no vector file defines is left out.
 fn notes_of(flags: &[&str]) -> BTreeMap<String, Note> {
     let mut notes = BTreeMap::new();
-    let paths = vector_paths(Path::new(VECTOR_DIR)).unwrap_or_default();
-    for file in paths.iter().filter_map(|path| load_file(path).ok()) {
+    for file in crate::cli::vector_set::load_files(None).unwrap_or_default() {
         for (flag, note) in file.file.notes {
             if flags.contains(&flag.as_str()) {
                 notes.insert(flag, note);

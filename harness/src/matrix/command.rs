@@ -90,15 +90,8 @@ fn run_one(
     selected: &[&LoadedTest],
     args: &MatrixArgs,
 ) -> Result<ColumnRun, (u8, String)> {
-    let mut child =
-        Subprocess::start(args.timeouts.client_config(spec.argv.clone())).map_err(|e| {
-            let code = if e.is_breakdown() {
-                exit::BREAKDOWN
-            } else {
-                exit::HARNESS_ERROR
-            };
-            (code, format!("{}: {e}", spec.name))
-        })?;
+    let mut child = Subprocess::start(args.timeouts.client_config(spec.argv.clone()))
+        .map_err(|e| (exit::of_start_error(&e), format!("{}: {e}", spec.name)))?;
     let run = run_tests(selected, &mut child, &args.timeouts.run_options());
     let participant = Participant {
         name: spec.name.clone(),
