@@ -207,10 +207,8 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, data)| {
-                let bytes: Vec<u8> = (0..data.len() / 2)
-                    .map(|j| u8::from_str_radix(&data[2 * j..2 * j + 2], 16).unwrap())
-                    .collect();
-                let hash = bip37_reference::murmur3(0, &bytes);
+                let bytes = crate::hex::Hex::parse(data).unwrap();
+                let hash = bip37_reference::murmur3(0, &bytes.0);
                 format!(
                     r#"{{"id": "m/{i}", "comment": "c", "result": "valid", "phase": "hash",
                         "input": {{"data": "{data}"}}, "expected": {{"hash": {hash}}}}}"#
