@@ -53,9 +53,8 @@ pub fn describe_answer(answer: &Answer<Output>) -> String {
             None => format!("rejected: {}", r.message),
         },
         Answer::Unsupported => "unsupported".into(),
-        Answer::Fault(Fault::Crash(why)) => format!("crashed: {why}"),
         Answer::Fault(Fault::Timeout) => "no answer in time".into(),
-        Answer::Fault(Fault::Protocol(why)) => format!("protocol error: {why}"),
+        Answer::Fault(fault) => fault.to_string(),
     }
 }
 
