@@ -66,7 +66,7 @@ pub fn matched_txs(matches: &[Match]) -> Vec<MatchedTx> {
         .collect()
 }
 
-/// Sets up a filter and inserts the elements a matching test lists.
+/// Sets up a filter and inserts the elements a test lists.
 fn filled_filter(init: &FilterInit, insert: &[Hex]) -> Result<BloomFilter, (Stage, String)> {
     let mut filter = init_filter(init)?;
     for element in insert {
@@ -195,15 +195,10 @@ impl Implementation for Reference {
     }
 
     fn build_filter(&mut self, input: &BuildFilterInput) -> Answer<BuildFilterOutput> {
-        init_filter(&input.filter)
-            .map(|mut f| {
-                for element in &input.insert {
-                    f.insert(element);
-                }
-                BuildFilterOutput {
-                    filterload: FilterLoad::from(&f).encode().into(),
-                    contains: input.queries.iter().map(|q| f.contains(q)).collect(),
-                }
+        filled_filter(&input.filter, &input.insert)
+            .map(|f| BuildFilterOutput {
+                filterload: FilterLoad::from(&f).encode().into(),
+                contains: input.queries.iter().map(|q| f.contains(q)).collect(),
             })
             .into()
     }
