@@ -108,13 +108,8 @@ pub fn vector_file(
     })
 }
 
-/// The file as the suite formats vector files (two-space indented JSON and a final newline).
-pub fn to_json(file: &VectorFile) -> String {
-    // The model holds only strings, numbers, booleans, lists and maps: this cannot fail.
-    let mut text = serde_json::to_string_pretty(file).expect("vector files serialize to JSON");
-    text.push('\n');
-    text
-}
+/// The file as the suite formats vector files: the generator's canonical text.
+pub use crate::vectorgen::render as to_json;
 
 #[cfg(test)]
 mod tests {
