@@ -3,9 +3,9 @@
 //! empty pushes, small integers, the bytes of a truncated push, whole scripts, witness items),
 //! the walk wrong (stop at the first txid or output match, skip the coinbase's prevout) or
 //! the update wrong (unmasked flags, flags 3 as ALL, an outpoint per push, P2PUBKEY_ONLY for
-//! any output). The mistakes are those the vector generator models
-//! (`vectorgen::mistaken_match`), so every matching vector that separates a mistake kills its
-//! mutant. Transactions, script parsing and the solver are `bip37-reference`'s.
+//! any output). The vector generator takes its mistaken matching answers from these mutants,
+//! so every matching vector that separates a mistake kills its mutant. Transactions, script
+//! parsing and the solver are `bip37-reference`'s.
 
 use super::bug::Bug;
 use super::filter::{DivisionByZero, MutantFilter};

@@ -12,6 +12,7 @@ use super::catalog;
 use super::GenError;
 use crate::hex::Hex;
 use crate::implementation::{Answer, Implementation};
+use crate::mutants::{Bug, Mutant};
 use crate::ops::{OpName, Output, Request};
 use crate::reference_impl::Reference;
 use crate::vectors::lint::SCHEMA_FILE;
@@ -35,13 +36,25 @@ pub enum Outcome {
     Fault,
 }
 
-/// The answer of `bip37-reference` to a request.
-pub fn reference_outcome(request: &Request) -> Outcome {
-    match Reference.execute(request) {
+fn outcome(answer: Answer<Output>) -> Outcome {
+    match answer {
         Answer::Ok(output) => Outcome::Ok(output),
         Answer::Rejected(_) => Outcome::Rejected,
         Answer::Unsupported | Answer::Fault(_) => Outcome::Fault,
     }
+}
+
+/// The answer of `bip37-reference` to a request.
+pub fn reference_outcome(request: &Request) -> Outcome {
+    outcome(Reference.execute(request))
+}
+
+/// The answers of the mutants making `bugs` to a request, each named by its flag: the
+/// mistaken implementations a test is to tell apart from Core are the suite's own mutants.
+pub fn mutant_answers(bugs: &[Bug], request: &Request) -> Vec<(&'static str, Outcome)> {
+    bugs.iter()
+        .map(|&bug| (bug.flag(), outcome(Mutant { bug }.execute(request))))
+        .collect()
 }
 
 /// True when a test with this result and expected output refuses the `mistaken` outcome.

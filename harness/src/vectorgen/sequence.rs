@@ -8,14 +8,15 @@
 //! filter, `filteradd` without a filter, and payloads that do not decode.
 
 use super::builder::{
-    core_source, generated_source, reference_outcome, Case, FileBuilder, GroupBuilder, Outcome,
+    core_source, generated_source, mutant_answers, reference_outcome, Case, FileBuilder,
+    GroupBuilder, Outcome,
 };
-use super::matching::core_transactions;
+use super::matching::{core_transactions, MATCH_BUGS};
 use super::merkle::{core_block, display_txid};
-use super::mistaken_match::{is_relevant_and_update, merkle_block, MatchMistake, MATCH_MISTAKES};
 use super::synthetic::{element, foreign_outpoint, input, output_of, push, tx};
 use super::GenError;
 use crate::hex::Hex;
+use crate::mutants::Bug;
 use crate::ops::{
     MatchedTx, OpName, Output, Request, SequenceInput, SequenceOutput, Step, StepResult,
 };
@@ -24,61 +25,17 @@ use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P
 use bip37_reference::{Block, BloomFilter, FilterAdd, FilterLoad, Transaction};
 
 /// How a mistaken node handles the session (besides how it matches transactions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NodeMistake {
-    None,
-    UpdatesNotPersisted,
-    FilterclearIgnored,
-    RejectedFilterloadReplaces,
-    FilteraddWithoutFilterAccepted,
-    MalformedMessagePunished,
-    NoFilterSizeLimit,
-    NoHashFuncLimit,
-    NoElementSizeLimit,
-    LimitOffByOne,
-}
-
-const NODE_MISTAKES: &[(&str, NodeMistake)] = &[
-    ("UpdatesNotPersisted", NodeMistake::UpdatesNotPersisted),
-    ("FilterclearIgnored", NodeMistake::FilterclearIgnored),
-    (
-        "RejectedFilterloadReplaces",
-        NodeMistake::RejectedFilterloadReplaces,
-    ),
-    (
-        "FilteraddWithoutFilterAccepted",
-        NodeMistake::FilteraddWithoutFilterAccepted,
-    ),
-    (
-        "MalformedMessagePunished",
-        NodeMistake::MalformedMessagePunished,
-    ),
-    ("NoFilterSizeLimit", NodeMistake::NoFilterSizeLimit),
-    ("NoHashFuncLimit", NodeMistake::NoHashFuncLimit),
-    ("NoElementSizeLimit", NodeMistake::NoElementSizeLimit),
-    ("LimitOffByOne", NodeMistake::LimitOffByOne),
+const NODE_BUGS: &[Bug] = &[
+    Bug::UpdatesNotPersisted,
+    Bug::FilterclearIgnored,
+    Bug::RejectedFilterloadReplaces,
+    Bug::FilteraddWithoutFilterAccepted,
+    Bug::MalformedMessagePunished,
+    Bug::NoFilterSizeLimit,
+    Bug::NoHashFuncLimit,
+    Bug::NoElementSizeLimit,
+    Bug::LimitOffByOne,
 ];
-
-/// Whether the mistaken node accepts a `filterload` of this size (Core: at most 36,000 bytes
-/// and 50 hash functions).
-fn load_allowed(load: &FilterLoad, node: NodeMistake) -> bool {
-    let (bytes, funcs) = (load.data.len(), load.hash_funcs);
-    match node {
-        NodeMistake::NoFilterSizeLimit => funcs <= 50,
-        NodeMistake::NoHashFuncLimit => bytes <= 36_000,
-        NodeMistake::LimitOffByOne => bytes < 36_000 && funcs < 50,
-        _ => bytes <= 36_000 && funcs <= 50,
-    }
-}
-
-/// Whether the mistaken node accepts a `filteradd` element of this size (Core: at most 520).
-fn add_allowed(data: &[u8], node: NodeMistake) -> bool {
-    match node {
-        NodeMistake::NoElementSizeLimit => true,
-        NodeMistake::LimitOffByOne => data.len() < 520,
-        _ => data.len() <= 520,
-    }
-}
 
 /// A step as the generator holds it: typed messages, not yet bytes.
 #[derive(Clone)]
@@ -115,109 +72,22 @@ impl Msg {
     }
 }
 
-/// The session's results as a node with these mistakes answers it.
-fn run(msgs: &[Msg], node: NodeMistake, matching: MatchMistake) -> SequenceOutput {
-    let mut filter: Option<BloomFilter> = None;
-    let results = msgs
-        .iter()
-        .map(|msg| match msg {
-            Msg::LoadBytes(_) if node == NodeMistake::MalformedMessagePunished => {
-                StepResult::Misbehaving
-            }
-            Msg::LoadBytes(_) => StepResult::Ignored,
-            Msg::Load(load) if !load_allowed(load, node) => {
-                if node == NodeMistake::RejectedFilterloadReplaces {
-                    filter = Some(load.clone().into_filter());
-                }
-                StepResult::Misbehaving
-            }
-            Msg::Load(load) => {
-                filter = Some(load.clone().into_filter());
-                StepResult::Accepted
-            }
-            Msg::Add(data) => match filter.as_mut() {
-                Some(f) if add_allowed(data, node) => {
-                    f.insert(data);
-                    StepResult::Accepted
-                }
-                None if node == NodeMistake::FilteraddWithoutFilterAccepted => StepResult::Accepted,
-                _ => StepResult::Misbehaving,
-            },
-            Msg::Clear => {
-                if node != NodeMistake::FilterclearIgnored {
-                    filter = None;
-                }
-                StepResult::Accepted
-            }
-            Msg::Tx(t) => match filter.as_mut() {
-                None => StepResult::NoFilter,
-                Some(f) => {
-                    let mut working = f.clone();
-                    let relevant = is_relevant_and_update(&mut working, t, matching);
-                    if node != NodeMistake::UpdatesNotPersisted {
-                        *f = working.clone();
-                    }
-                    StepResult::Tx {
-                        relevant,
-                        filter_data: Hex(working.data().to_vec()),
-                    }
-                }
-            },
-            Msg::Block(b) => match filter.as_mut() {
-                None => StepResult::NoFilter,
-                Some(f) => {
-                    let mut working = f.clone();
-                    let (matches, payload) = merkle_block(&mut working, b, matching);
-                    if node != NodeMistake::UpdatesNotPersisted {
-                        *f = working.clone();
-                    }
-                    StepResult::MerkleBlock {
-                        merkleblock: Hex(payload),
-                        matched: matches
-                            .iter()
-                            .map(|m| MatchedTx {
-                                index: m.index,
-                                txid: Hex(m.txid.to_vec()),
-                            })
-                            .collect(),
-                        filter_data: Hex(working.data().to_vec()),
-                    }
-                }
-            },
-        })
-        .collect();
-    SequenceOutput { results }
-}
-
-/// A `sequence` test with every modelled mistaken node's answer attached; the model without
-/// mistakes must give the reference's answer.
+/// A `sequence` test with the answer of every node and matching mutant attached, and the
+/// reference's answer.
 fn session_case(
     slug: &str,
     msgs: &[Msg],
     comment: &str,
 ) -> Result<(Case, SequenceOutput), GenError> {
-    let mut mistaken = Vec::new();
-    for &(flag, node) in NODE_MISTAKES {
-        mistaken.push((
-            flag,
-            Outcome::Ok(Output::Sequence(run(msgs, node, MatchMistake::None))),
-        ));
-    }
-    for &(flag, matching) in MATCH_MISTAKES {
-        mistaken.push((
-            flag,
-            Outcome::Ok(Output::Sequence(run(msgs, NodeMistake::None, matching))),
-        ));
-    }
-    let faithful = run(msgs, NodeMistake::None, MatchMistake::None);
     let request = Request::Sequence(SequenceInput {
         steps: msgs.iter().map(Msg::step).collect(),
     });
-    if reference_outcome(&request) != Outcome::Ok(Output::Sequence(faithful.clone())) {
+    let Outcome::Ok(Output::Sequence(faithful)) = reference_outcome(&request) else {
         return Err(GenError(format!(
-            "{slug}: the node model without mistakes disagrees with the reference"
+            "{slug}: the reference refuses the session"
         )));
-    }
+    };
+    let mistaken = mutant_answers(&[NODE_BUGS, MATCH_BUGS].concat(), &request);
     Ok((
         Case::new(slug, Phase::Sequence, request, comment).mistaken(mistaken),
         faithful,
