@@ -2,7 +2,7 @@
 //! merkle root (`ComputeMerkleRoot`: txids pairwise `sha256d`, the last one of an odd level
 //! paired with itself).
 
-use crate::compact_size::{self, take};
+use crate::compact_size::{self, ensure_consumed, take};
 use crate::sha256::{hash_pair, sha256d, Hash256};
 use crate::tx::{read_count, Transaction, TxError, MIN_TX_BYTES};
 use crate::wire::DecodeError;
@@ -69,13 +69,11 @@ impl Block {
         let transactions = (0..count)
             .map(|_| Transaction::decode_from(&mut input))
             .collect::<Result<Vec<_>, _>>()?;
-        match input.len() {
-            0 => Ok(Self {
-                header,
-                transactions,
-            }),
-            n => Err(DecodeError::TrailingBytes(n).into()),
-        }
+        ensure_consumed(input)?;
+        Ok(Self {
+            header,
+            transactions,
+        })
     }
 
     /// The serialization (each transaction with its witness, if it has one).

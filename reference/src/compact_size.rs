@@ -68,6 +68,14 @@ pub(crate) fn read_prefixed<'a>(
     take_slice(input, len, field)
 }
 
+/// Succeeds when nothing is left of the input: a payload's trailing bytes are an error.
+pub(crate) fn ensure_consumed(rest: &[u8]) -> Result<(), DecodeError> {
+    match rest.len() {
+        0 => Ok(()),
+        n => Err(DecodeError::TrailingBytes(n)),
+    }
+}
+
 /// Takes exactly `N` bytes from the front of `input`.
 pub(crate) fn take<const N: usize>(
     input: &mut &[u8],

@@ -12,7 +12,7 @@
 //! running out of bits or hashes; a two-child node with identical children (CVE-2012-2459);
 //! bits left over beyond the padding of the last byte; hashes left over.
 
-use crate::compact_size::{self, read_prefixed, take, write_prefixed};
+use crate::compact_size::{self, ensure_consumed, read_prefixed, take, write_prefixed};
 use crate::sha256::{hash_pair, Hash256};
 use crate::tx::read_count;
 use crate::wire::DecodeError;
@@ -160,10 +160,8 @@ impl PartialMerkleTree {
     pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
         let mut input = bytes;
         let tree = Self::decode_from(&mut input)?;
-        match input.len() {
-            0 => Ok(tree),
-            n => Err(DecodeError::TrailingBytes(n)),
-        }
+        ensure_consumed(input)?;
+        Ok(tree)
     }
 
     /// Decodes a tree from the front of `input`.

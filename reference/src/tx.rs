@@ -5,7 +5,7 @@
 //! order: that is the id a BIP 37 filter tests. Every count and length is checked against the
 //! bytes still present before anything is allocated, so hostile input costs no memory.
 
-use crate::compact_size::{self, read_prefixed, take, write_prefixed};
+use crate::compact_size::{self, ensure_consumed, read_prefixed, take, write_prefixed};
 use crate::sha256::{sha256d, Hash256};
 use crate::wire::DecodeError;
 use std::fmt;
@@ -109,10 +109,8 @@ impl Transaction {
     pub fn decode(bytes: &[u8]) -> Result<Self, TxError> {
         let mut input = bytes;
         let tx = Self::decode_from(&mut input)?;
-        match input.len() {
-            0 => Ok(tx),
-            n => Err(DecodeError::TrailingBytes(n).into()),
-        }
+        ensure_consumed(input)?;
+        Ok(tx)
     }
 
     /// Decodes one transaction from the front of `input`, as a block holds them.

@@ -8,7 +8,7 @@
 //! separate phase ([`crate::limits`]), as in Core. The flags byte is kept raw.
 
 pub use crate::compact_size::MAX_COMPACT_SIZE;
-use crate::compact_size::{read_prefixed, take, write_prefixed};
+use crate::compact_size::{ensure_consumed, read_prefixed, take, write_prefixed};
 use crate::filter::BloomFilter;
 use crate::limits::{self, LimitError};
 use std::fmt;
@@ -145,13 +145,6 @@ impl FilterAdd {
 /// rejects anything but the empty payload.
 pub fn decode_filterclear(payload: &[u8]) -> Result<(), DecodeError> {
     ensure_consumed(payload)
-}
-
-fn ensure_consumed(rest: &[u8]) -> Result<(), DecodeError> {
-    match rest.len() {
-        0 => Ok(()),
-        n => Err(DecodeError::TrailingBytes(n)),
-    }
 }
 
 #[cfg(test)]
