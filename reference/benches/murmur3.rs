@@ -4,11 +4,11 @@
 //! A small timing loop (no benchmark framework): each case runs in short batches (about
 //! 0.5 ms, so few are interrupted on a busy machine), 201 times, alternating the two
 //! implementations batch by batch. It reports the median time per call of each and the median
-//! of the ratios of adjacent batches, which cancels the machine's slow and fast phases. The insert comparison runs Core's insert (seed, murmur3 modulo the bit count, set the
-//! bit least significant first) once with our hash and once with `mur3`'s, on the same filter.
+//! of the ratios of adjacent batches, which cancels the machine's slow and fast phases. The
+//! insert comparison runs Core's insert (seed, murmur3 modulo the bit count, set the bit least
+//! significant first) once with our hash and once with `mur3`'s, on the same filter.
 
-use bip37_reference::filter::SEED_MULTIPLIER;
-use bip37_reference::{murmur3, BloomFilter};
+use bip37_reference::{hash_seed, murmur3, BloomFilter};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -88,8 +88,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn insert_with(data: &mut [u8], element: &[u8], hash: impl Fn(u32, &[u8]) -> u32) {
     let bits = data.len() as u64 * 8;
     for i in 0..HASH_FUNCS {
-        let seed = i.wrapping_mul(SEED_MULTIPLIER).wrapping_add(TWEAK);
-        let bit = (u64::from(hash(seed, element)) % bits) as usize;
+        let bit = (u64::from(hash(hash_seed(i, TWEAK), element)) % bits) as usize;
         data[bit >> 3] |= 1 << (bit & 7);
     }
 }
