@@ -275,20 +275,17 @@ impl Subprocess {
     }
 
     fn running(&mut self) -> Result<&mut Process, String> {
-        if let Some(why) = &self.dead {
-            return Err(format!("the implementation could not be restarted: {why}"));
-        }
-        if self.process.is_none() {
+        if self.process.is_none() && self.dead.is_none() {
             match Process::launch(&self.config) {
                 Ok((process, _)) => {
                     self.restarts += 1;
                     self.process = Some(process);
                 }
-                Err(e) => {
-                    self.dead = Some(e.to_string());
-                    return Err(format!("the implementation could not be restarted: {e}"));
-                }
+                Err(e) => self.dead = Some(e.to_string()),
             }
+        }
+        if let Some(why) = &self.dead {
+            return Err(format!("the implementation could not be restarted: {why}"));
         }
         self.process
             .as_mut()
