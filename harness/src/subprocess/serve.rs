@@ -14,13 +14,13 @@ pub fn serve(
     mut output: impl Write,
     mut errors: impl Write,
 ) -> io::Result<()> {
+    let operations = implementation.operations();
     let hello = HelloLine {
         hello: Hello {
             protocol: PROTOCOL_VERSION,
             implementation: implementation.name(),
             version: env!("CARGO_PKG_VERSION").to_string(),
-            operations: implementation
-                .operations()
+            operations: operations
                 .iter()
                 .map(|op| op.as_str().to_string())
                 .collect(),
@@ -40,7 +40,7 @@ pub fn serve(
                 continue;
             }
         };
-        let body = answer(implementation, &request)?;
+        let body = answer(implementation, &operations, &request)?;
         write_line(
             &mut output,
             &AnswerLine {
@@ -52,10 +52,11 @@ pub fn serve(
     Ok(())
 }
 
-/// The answer to one request line; a crash the implementation models (a mutant's) ends the
+/// The answer to one request line (`operations`: the implementation's, asked once); a crash the implementation models (a mutant's) ends the
 /// server, so the client sees the process die as it would with a real implementation.
 fn answer(
     implementation: &mut dyn Implementation,
+    operations: &[OpName],
     request: &RequestLine,
 ) -> io::Result<AnswerBody> {
     let Some(op) = OpName::from_name(&request.op) else {
@@ -63,7 +64,7 @@ fn answer(
             message: format!("unknown operation {:?}", request.op),
         });
     };
-    if !implementation.operations().contains(&op) {
+    if !operations.contains(&op) {
         return Ok(AnswerBody::Unsupported {
             message: format!("{op} is not supported"),
         });
