@@ -5,10 +5,11 @@
 
 use crate::hashing::{BitIndexInput, MurmurInput};
 use crate::merkle::BuildInput;
+use bip37_harness::hex;
 use bip37_harness::ops::{FilterInit, Output, Request};
+use bip37_harness::reference_impl::init_filter;
 use bip37_harness::vectors::{load_file, vector_paths, LoadedTest, VectorError};
 use bip37_reference::sha256::sha256;
-use bip37_reference::size_for;
 use bip37_reference::tx::Transaction;
 use std::fs;
 use std::io;
@@ -28,30 +29,12 @@ fn seed(target: &'static str, bytes: Vec<u8>) -> Seed {
 /// The filter size and hash function count of a filter set-up, if the bit index layout can
 /// carry them (up to 65,535 bytes and 255 hash functions).
 fn explicit_size(filter: &FilterInit) -> Option<(u16, u8, u32)> {
-    let (bytes, hash_funcs, tweak) = match filter {
-        FilterInit::Sized {
-            n_elements,
-            fp_rate,
-            tweak,
-            ..
-        } => {
-            let size = size_for(*n_elements, fp_rate.0).ok()?;
-            (size.filter_bytes, size.hash_funcs, *tweak)
-        }
-        FilterInit::Explicit {
-            filter_bytes,
-            hash_funcs,
-            tweak,
-            ..
-        } => (*filter_bytes, *hash_funcs, *tweak),
-        FilterInit::Loaded {
-            data,
-            hash_funcs,
-            tweak,
-            ..
-        } => (data.len() as u32, *hash_funcs, *tweak),
-    };
-    Some((bytes.try_into().ok()?, hash_funcs.try_into().ok()?, tweak))
+    let filter = init_filter(filter).ok()?;
+    Some((
+        filter.data().len().try_into().ok()?,
+        filter.hash_funcs().try_into().ok()?,
+        filter.tweak(),
+    ))
 }
 
 /// The scripts of a transaction, for the script walk targets.
@@ -150,10 +133,7 @@ pub fn write_corpora(seeds: &[Seed], out: &Path) -> io::Result<usize> {
     for s in seeds {
         let dir = out.join(s.target);
         fs::create_dir_all(&dir)?;
-        let name: String = sha256(&s.bytes)[..8]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let name = hex::encode(&sha256(&s.bytes)[..8]);
         let path = dir.join(format!("seed-{name}"));
         if !path.exists() {
             fs::write(path, &s.bytes)?;
