@@ -197,7 +197,8 @@ fn parse_phase(text: &str) -> Result<Phase, String> {
     serde_json::from_value(serde_json::Value::from(text)).map_err(|e| e.to_string())
 }
 
-fn parse_op(text: &str) -> Result<OpName, String> {
+/// An operation by its wire name; an unknown one is refused with the list of known names.
+pub fn parse_op(text: &str) -> Result<OpName, String> {
     OpName::from_name(text).ok_or_else(|| {
         let known: Vec<&str> = OpName::ALL.iter().map(|o| o.as_str()).collect();
         format!("unknown operation; known: {}", known.join(", "))

@@ -7,7 +7,7 @@
 
 use super::campaign::{self, Finding, Progress, Settings, Summary};
 use super::vector::{self, Provenance};
-use crate::cli::args::{parse_duration, TargetArgs};
+use crate::cli::args::{parse_duration, parse_op, TargetArgs};
 use crate::cli::exit;
 use crate::cli::run::start;
 use crate::implementation::Answer;
@@ -36,10 +36,6 @@ pub struct FuzzArgs {
     /// The longest wait for one answer of a subprocess.
     #[arg(long, value_parser = parse_duration, default_value = "5s")]
     pub timeout: Duration,
-}
-
-fn parse_op(name: &str) -> Result<OpName, String> {
-    OpName::from_name(name).ok_or_else(|| format!("no operation {name:?}"))
 }
 
 /// Runs the subcommand; returns the exit code.
