@@ -28,7 +28,7 @@ pub enum Line {
 /// How long a wait polls without sleeping before it blocks. A child usually answers within
 /// this; a blocked wait costs a wake-up of the idle core, which on a quiet machine takes longer
 /// than the answer itself (measured: about 20,000 requests/s through `serve` when blocking at
-/// once, against 51,000 to 57,000 with the spin, on the project's idle 2-core machine).
+/// once, against 51,000 to 66,000 with the spin, on the project's idle 2-core machine).
 const SPIN: Duration = Duration::from_micros(100);
 
 /// Waits until `fd` is ready for `events` or `deadline` passes (then `TimedOut`).
