@@ -146,57 +146,57 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "mutants_big_endian_blocks",
         run: mutants::big_endian_blocks,
-        layout: Some(Layout::Murmur3),
+        layout: Some(mutants::layout::big_endian_blocks),
     },
     Target {
         name: "mutants_limit_off_by_one",
         run: mutants::limit_off_by_one,
-        layout: Some(Layout::Payload(OpName::FilterloadAccept)),
+        layout: Some(mutants::layout::limit_off_by_one),
     },
     Target {
         name: "mutants_modulus_by_bytes",
         run: mutants::modulus_by_bytes,
-        layout: Some(Layout::BitIndexes),
+        layout: Some(mutants::layout::modulus_by_bytes),
     },
     Target {
         name: "mutants_murmur_tail",
         run: mutants::murmur_tail,
-        layout: Some(Layout::Murmur3),
+        layout: Some(mutants::layout::murmur_tail),
     },
     Target {
         name: "mutants_no_element_size_limit",
         run: mutants::no_element_size_limit,
-        layout: Some(Layout::FilteraddElement),
+        layout: Some(mutants::layout::no_element_size_limit),
     },
     Target {
         name: "mutants_non_canonical_compact_size",
         run: mutants::non_canonical_compact_size,
-        layout: Some(Layout::Payload(OpName::FilterloadDecode)),
+        layout: Some(mutants::layout::non_canonical_compact_size),
     },
     Target {
         name: "mutants_pmt_bit_order",
         run: mutants::pmt_bit_order,
-        layout: Some(Layout::PmtBuild),
+        layout: Some(mutants::layout::pmt_bit_order),
     },
     Target {
         name: "mutants_seed_not_wrapped",
         run: mutants::seed_not_wrapped,
-        layout: Some(Layout::BitIndexes),
+        layout: Some(mutants::layout::seed_not_wrapped),
     },
     Target {
         name: "mutants_sign_extended_tail",
         run: mutants::sign_extended_tail,
-        layout: Some(Layout::Murmur3),
+        layout: Some(mutants::layout::sign_extended_tail),
     },
     Target {
         name: "mutants_signed_tweak",
         run: mutants::signed_tweak,
-        layout: Some(Layout::BitIndexes),
+        layout: Some(mutants::layout::signed_tweak),
     },
     Target {
         name: "mutants_truncation_not_detected",
         run: mutants::truncation_not_detected,
-        layout: Some(Layout::Payload(OpName::FilteraddDecode)),
+        layout: Some(mutants::layout::truncation_not_detected),
     },
 ];
 

@@ -25,15 +25,26 @@ pub fn detect(bug: Bug, layout: Layout, bytes: &[u8]) {
     }
 }
 
-/// One target function per planted bug, with the layout its input is read in.
+/// One target function per planted bug, and the layout its input is read in under the same
+/// name in [`layout`] (what `TARGETS` lists, so each layout is written once).
 macro_rules! mutant_targets {
     ($( $name:ident: $bug:ident, $layout:expr; )*) => {
         $(
             #[doc = concat!("Finds the planted bug `", stringify!($bug), "`.")]
             pub fn $name(bytes: &[u8]) {
-                detect(Bug::$bug, $layout, bytes)
+                detect(Bug::$bug, layout::$name, bytes)
             }
         )*
+
+        /// The layout each mutant target reads its input in.
+        #[allow(non_upper_case_globals)]
+        pub mod layout {
+            use super::*;
+            $(
+                #[doc = concat!("The input layout of `", stringify!($name), "`.")]
+                pub const $name: Layout = $layout;
+            )*
+        }
     };
 }
 
