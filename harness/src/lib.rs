@@ -17,6 +17,7 @@ pub mod reference_impl;
 pub mod regen;
 pub mod report;
 pub mod runner;
+pub mod scripts;
 pub mod subprocess;
 pub mod vectorgen;
 pub mod vectors;

@@ -11,6 +11,7 @@
 
 use super::error::RegenError;
 use super::rpc::RpcClient;
+use crate::scripts::push;
 use bip37_reference::block::merkle_root;
 use bip37_reference::sha256::Hash256;
 use bip37_reference::tx::{OutPoint, Transaction, TxIn, TxOut};
@@ -66,25 +67,6 @@ pub fn take_coin(coins: &mut Vec<Coin>) -> Result<Coin, RegenError> {
     coins.pop().ok_or_else(|| RegenError::Setup {
         detail: "ran out of funded coins".into(),
     })
-}
-
-/// A script that pushes `data` with the smallest push opcode.
-pub fn push(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() + 5);
-    match data.len() {
-        n @ 0..=75 => out.push(n as u8),
-        n @ 76..=255 => out.extend_from_slice(&[0x4c, n as u8]),
-        n @ 256..=65535 => {
-            out.push(0x4d);
-            out.extend_from_slice(&(n as u16).to_le_bytes());
-        }
-        n => {
-            out.push(0x4e);
-            out.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-    }
-    out.extend_from_slice(data);
-    out
 }
 
 /// `<data> OP_DROP OP_TRUE`: an output that carries `data` as a tested push and stays
@@ -426,13 +408,6 @@ mod tests {
         assert_eq!(subsidy(1), 5_000_000_000);
         assert_eq!(subsidy(150), 2_500_000_000);
         assert_eq!(subsidy(150 * 64), 0);
-    }
-
-    #[test]
-    fn pushes_use_the_smallest_opcode() {
-        assert_eq!(push(&[7; 3])[..1], [3]);
-        assert_eq!(push(&[7; 76])[..2], [0x4c, 76]);
-        assert_eq!(push(&[7; 520])[..3], [0x4d, 0x08, 0x02]);
     }
 
     #[test]

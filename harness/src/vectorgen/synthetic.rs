@@ -1,63 +1,14 @@
 //! Made-up transactions and blocks for the generated matching, merkle and sequence vectors:
 //! small, deterministic, and shaped so one element sits exactly where a test needs it.
 
+pub use crate::scripts::{multisig_1_of, p2pk, p2pkh, p2sh, p2wpkh, push};
 use bip37_reference::block::merkle_root;
-use bip37_reference::script::{OP_CHECKMULTISIG, OP_CHECKSIG, OP_PUSHDATA1, OP_PUSHDATA2};
 use bip37_reference::tx::{OutPoint, TxIn, TxOut};
 use bip37_reference::{Block, BlockHeader, Transaction};
 
 /// A 20-byte element made of one repeated byte: easy to spot in hex.
 pub fn element(byte: u8) -> Vec<u8> {
     vec![byte; 20]
-}
-
-/// The shortest push of `data`.
-pub fn push(data: &[u8]) -> Vec<u8> {
-    let mut script = match data.len() {
-        0..=0x4b => vec![data.len() as u8],
-        0x4c..=0xff => vec![OP_PUSHDATA1, data.len() as u8],
-        _ => {
-            let len = u16::try_from(data.len()).expect("test pushes stay below 64 KiB");
-            [&[OP_PUSHDATA2][..], &len.to_le_bytes()].concat()
-        }
-    };
-    script.extend_from_slice(data);
-    script
-}
-
-/// Pay-to-pubkey to `key`.
-pub fn p2pk(key: &[u8]) -> Vec<u8> {
-    [push(key), vec![OP_CHECKSIG]].concat()
-}
-
-/// Pay-to-pubkey-hash to `hash`.
-pub fn p2pkh(hash: &[u8]) -> Vec<u8> {
-    [&[0x76, 0xa9][..], &push(hash), &[0x88, OP_CHECKSIG]].concat()
-}
-
-/// Pay-to-script-hash to `hash`.
-pub fn p2sh(hash: &[u8]) -> Vec<u8> {
-    [&[0xa9][..], &push(hash), &[0x87]].concat()
-}
-
-/// A version 0 witness program (P2WPKH for 20 bytes).
-pub fn p2wpkh(hash: &[u8]) -> Vec<u8> {
-    [&[0x00][..], &push(hash)].concat()
-}
-
-/// A bare 1-of-n multisig; n is `OP_n` up to 16 and a one-byte push above (minimal encoding).
-pub fn multisig_1_of(keys: &[Vec<u8>]) -> Vec<u8> {
-    let mut script = vec![0x51];
-    for key in keys {
-        script.extend_from_slice(&push(key));
-    }
-    match u8::try_from(keys.len()) {
-        Ok(n @ 1..=16) => script.push(0x50 + n),
-        Ok(n) => script.extend_from_slice(&push(&[n])),
-        Err(_) => panic!("test multisigs have fewer than 256 keys"),
-    }
-    script.push(OP_CHECKMULTISIG);
-    script
 }
 
 /// A 33-byte compressed key (prefix 02) of one repeated byte; no curve point is needed.

@@ -8,12 +8,11 @@
 
 use super::scenario::{run_step, Element, NamedBlock, Step};
 use super::Findings;
-use crate::regen::chain::{
-    self, carrier_script, push, take_coin, Coin, MinedBlock, OP_RETURN, OP_TRUE,
-};
+use crate::regen::chain::{self, carrier_script, take_coin, Coin, MinedBlock, OP_RETURN, OP_TRUE};
 use crate::regen::error::RegenError;
 use crate::regen::oracle::Oracle;
 use crate::regen::record::ProbeRecord;
+use crate::scripts::push;
 use bip37_reference::tx::OutPoint;
 
 /// Coins spent with an empty scriptSig.

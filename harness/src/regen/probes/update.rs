@@ -8,11 +8,12 @@
 
 use super::scenario::{run_step, Element, NamedBlock, Step};
 use super::Findings;
-use crate::regen::chain::{self, carrier_script, push, take_coin, Coin, Lock, OP_TRUE};
+use crate::regen::chain::{self, carrier_script, take_coin, Coin, Lock, OP_TRUE};
 use crate::regen::error::RegenError;
 use crate::regen::oracle::Oracle;
 use crate::regen::record::ProbeRecord;
 use crate::regen::rpc::RpcClient;
+use crate::scripts::{multisig_1_of, p2pk, p2pkh};
 use bip37_reference::tx::OutPoint;
 
 /// Coins spent with an empty scriptSig.
@@ -31,8 +32,6 @@ const MULTISIG_KEY: [u8; 33] = {
     key
 };
 const PUBKEY_HASH: [u8; 20] = [0x33; 20];
-const OP_CHECKSIG: u8 = 0xac;
-const OP_CHECKMULTISIG: u8 = 0xae;
 
 /// Mines the two blocks and asks each step.
 pub fn run(
@@ -41,14 +40,9 @@ pub fn run(
     plain: &mut Vec<Coin>,
     findings: &mut Findings,
 ) -> Result<Vec<ProbeRecord>, RegenError> {
-    let mut p2pk = push(&PUBKEY);
-    p2pk.push(OP_CHECKSIG);
-    let mut multisig = vec![OP_TRUE];
-    multisig.extend_from_slice(&push(&MULTISIG_KEY));
-    multisig.extend_from_slice(&[OP_TRUE, OP_CHECKMULTISIG]);
-    let mut p2pkh = vec![0x76, 0xa9];
-    p2pkh.extend_from_slice(&push(&PUBKEY_HASH));
-    p2pkh.extend_from_slice(&[0x88, OP_CHECKSIG]);
+    let p2pk = p2pk(&PUBKEY);
+    let multisig = multisig_1_of(&[MULTISIG_KEY.to_vec()]);
+    let p2pkh = p2pkh(&PUBKEY_HASH);
 
     let parent = chain::spend(&take_coin(plain)?, None, vec![carrier_script(&PARENT_PUSH)])?;
     let parent_coin = Coin {
