@@ -159,7 +159,7 @@ fn the_plan_lists_the_selection_without_running() {
     assert_eq!(code(&out), 0);
     let plan = text(&out.stdout);
     assert!(
-        plan.starts_with("mini_test/murmur3-seeded\tmurmur3\thash\tvalid\tcore"),
+        plan.starts_with("mini/murmur3-seeded\tmurmur3\thash\tvalid\tcore"),
         "{plan}"
     );
     assert!(plan.contains("1 of 11 tests selected"), "{plan}");
@@ -174,7 +174,7 @@ fn the_plan_lists_the_selection_without_running() {
     ]);
     assert!(text(&out.stdout).contains("1 of 11 tests selected"));
     let out = conform(&["list", "--vectors", &vectors(), "--phase", "limits"]);
-    assert!(text(&out.stdout).starts_with("mini_test/load-51-hash-funcs"));
+    assert!(text(&out.stdout).starts_with("mini/load-51-hash-funcs"));
 }
 
 #[test]
@@ -185,12 +185,12 @@ fn every_report_format_carries_the_failure() {
     for (format, needle) in [
         ("json", "\"state\": \"protocolError\""),
         ("junit", "<error type=\"protocolError\""),
-        ("tap", "not ok 5 - mini_test/seed-bip-example"),
+        ("tap", "not ok 5 - mini/seed-bip-example"),
         (
             "markdown",
-            "### `mini_test/seed-bip-example`: protocolError",
+            "### `mini/seed-bip-example`: protocolError",
         ),
-        ("human", "protocolError mini_test/seed-bip-example"),
+        ("human", "protocolError mini/seed-bip-example"),
     ] {
         let file = dir.join(format!("report.{format}"));
         let out = conform(&[
@@ -249,7 +249,7 @@ fn expectations_turn_known_failures_into_expected_ones_and_only_shrink() {
     assert_eq!(code(&out), 0, "{}", text(&out.stderr));
     let written = std::fs::read_to_string(file).unwrap();
     assert!(
-        written.contains("[failures.\"mini_test/seed-bip-example\"]"),
+        written.contains("[failures.\"mini/seed-bip-example\"]"),
         "{written}"
     );
     assert!(written.contains("state = \"protocolError\""), "{written}");
@@ -269,7 +269,7 @@ fn expectations_turn_known_failures_into_expected_ones_and_only_shrink() {
         file,
     ]);
     assert_eq!(code(&out), 1);
-    assert!(text(&out.stdout).contains("unexpectedPass mini_test/seed-bip-example"));
+    assert!(text(&out.stdout).contains("unexpectedPass mini/seed-bip-example"));
     // An entry for an id no vector has is stale, and fails the run too.
     let with_reference = |contents: &str| {
         std::fs::write(file, contents).unwrap();
@@ -284,7 +284,7 @@ fn expectations_turn_known_failures_into_expected_ones_and_only_shrink() {
         ])
     };
     let out = with_reference(
-        "[failures.\"mini_test/gone\"]\nstate = \"wrongValue\"\nreason = \"removed\"\n",
+        "[failures.\"mini/gone\"]\nstate = \"wrongValue\"\nreason = \"removed\"\n",
     );
     assert_eq!(code(&out), 1);
     assert!(text(&out.stdout).contains("stale expectations"));

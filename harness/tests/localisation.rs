@@ -36,7 +36,7 @@ fn result_of(id: &str, edit: fn(&mut Output)) -> TestResult {
 
 #[test]
 fn a_missing_filter_bit_is_traced_to_its_element_and_hash_function() {
-    let result = result_of("mini_test/build-core-example", |output| {
+    let result = result_of("mini/build-core-example", |output| {
         if let Output::BuildFilter(o) = output {
             o.filterload.0[1] &= !1; // data byte 0 is 0x61: clear its bit 0
         }
@@ -50,7 +50,7 @@ fn a_missing_filter_bit_is_traced_to_its_element_and_hash_function() {
 
 #[test]
 fn an_extra_filter_bit_and_a_wrong_header_are_named() {
-    let result = result_of("mini_test/build-core-example", |output| {
+    let result = result_of("mini/build-core-example", |output| {
         if let Output::BuildFilter(o) = output {
             o.filterload.0[1] |= 2;
         }
@@ -59,7 +59,7 @@ fn an_extra_filter_bit_and_a_wrong_header_are_named() {
         result.difference.as_deref(),
         Some("filter byte 0, bit 1 (bit index 1): expected clear, actual set; no inserted element sets it in the reference")
     );
-    let result = result_of("mini_test/build-core-example", |output| {
+    let result = result_of("mini/build-core-example", |output| {
         if let Output::BuildFilter(o) = output {
             o.filterload.0[4] = 6; // nHashFuncs 5 -> 6
         }
@@ -72,7 +72,7 @@ fn an_extra_filter_bit_and_a_wrong_header_are_named() {
 
 #[test]
 fn the_first_differing_hash_function_is_named() {
-    let result = result_of("mini_test/bits-first-element", |output| {
+    let result = result_of("mini/bits-first-element", |output| {
         if let Output::BitIndexes(o) = output {
             o.indexes[2] = 1;
         }
@@ -85,7 +85,7 @@ fn the_first_differing_hash_function_is_named() {
 
 #[test]
 fn other_operations_get_the_first_differing_field_or_byte() {
-    let result = result_of("mini_test/murmur3-one-byte", |output| {
+    let result = result_of("mini/murmur3-one-byte", |output| {
         if let Output::Murmur3(o) = output {
             o.hash = 1;
         }
@@ -94,7 +94,7 @@ fn other_operations_get_the_first_differing_field_or_byte() {
         result.difference.as_deref(),
         Some("`hash`: expected 1364076727, actual 1")
     );
-    let result = result_of("mini_test/build-core-example", |output| {
+    let result = result_of("mini/build-core-example", |output| {
         if let Output::BuildFilter(o) = output {
             o.contains[1] = true;
         }
@@ -103,7 +103,7 @@ fn other_operations_get_the_first_differing_field_or_byte() {
         result.difference.as_deref(),
         Some("`contains[1]`: expected false, actual true")
     );
-    let result = result_of("mini_test/load-flags-ff", |output| {
+    let result = result_of("mini/load-flags-ff", |output| {
         if let Output::FilterloadDecode(o) = output {
             o.data.0.push(0);
         }

@@ -139,7 +139,7 @@ fn the_overall_bound_ends_a_run_of_hanging_requests() {
     let tests = common::mini_tests();
     let seed_test = tests
         .iter()
-        .find(|t| t.case.id == "mini_test/seed-bip-example")
+        .find(|t| t.case.id == "mini/seed-bip-example")
         .unwrap();
     let selected = vec![seed_test; 20];
     let mut child = Subprocess::start(config("hang")).unwrap();
