@@ -5,12 +5,20 @@
 //! listed test that passes is an unexpected pass and does fail it, so the list only shrinks; an
 //! entry for a test id that no vector has is stale and fails the run too. The format is TOML:
 //!
+//! The file can also pin the operations the implementation must answer (`operations`): a run
+//! in which no selected test of a pinned operation got an answer other than `unsupported` fails,
+//! so a gate notices when coverage drops. `--update-expectations` pins every operation the run
+//! exercised.
+//!
 //! ```toml
+//! operations = ["murmur3", "hashSeed"]
+//!
 //! [failures."murmur3_test/tail-3"]
 //! state = "wrongValue"
 //! reason = "reads the tail big-endian; issue #12"
 //! ```
 
+use crate::ops::OpName;
 use crate::runner::{Run, State};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
@@ -20,6 +28,10 @@ use std::path::Path;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expectations {
+    /// Operations (wire names) the implementation must answer whenever a selected test asks
+    /// them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<String>,
     /// Test id → the expected failure.
     #[serde(default)]
     pub failures: BTreeMap<String, ExpectedFailure>,
@@ -38,13 +50,22 @@ pub struct ExpectedFailure {
 const HEADER: &str = "\
 # bip37-conform expectations: the failures this implementation is known to have.
 # A listed test that passes fails the run (remove its entry); `--update-expectations` rewrites
-# this file from a run, keeping the reasons of entries that still fail as listed.
+# this file from a run, keeping the reasons of entries that still fail as listed. `operations`
+# are the operations the implementation must keep answering.
 ";
 
 impl Expectations {
     /// Parses the TOML text of an expectations file.
     pub fn parse(text: &str) -> Result<Self, String> {
         let parsed: Expectations = toml::from_str(text).map_err(|e| e.to_string())?;
+        for name in &parsed.operations {
+            if OpName::from_name(name).is_none() {
+                return Err(format!(
+                    "operations: {name:?} is not an operation; known: {}",
+                    crate::runner::exercised::known_operations()
+                ));
+            }
+        }
         for (id, entry) in &parsed.failures {
             if !entry.state.can_be_expected() {
                 return Err(format!(
@@ -72,8 +93,16 @@ impl Expectations {
     }
 
     /// Marks expected failures and unexpected passes in `run`, and records stale entries
-    /// (ids not among `known_ids`, the ids of every loaded vector).
+    /// (ids not among `known_ids`, the ids of every loaded vector) and pinned operations that
+    /// selected tests ask but none of them exercised.
     pub fn apply(&self, run: &mut Run, known_ids: &HashSet<&str>) {
+        let (asked, exercised) = coverage(run);
+        run.missing_operations = self
+            .operations
+            .iter()
+            .filter_map(|name| OpName::from_name(name))
+            .filter(|op| asked.contains(op) && !exercised.contains(op))
+            .collect();
         for result in &mut run.results {
             let Some(entry) = self.failures.get(&result.test.case.id) else {
                 continue;
@@ -107,15 +136,24 @@ impl Expectations {
 
     /// The expectations a run calls for: every failure of `raw` (a run before [`Self::apply`])
     /// listed with its state, passing and unsupported tests removed, tests that did not run
-    /// kept as they were, and stale entries dropped.
-    pub fn updated(&self, raw: &Run, known_ids: &HashSet<&str>) -> Expectations {
+    /// kept as they were, and stale entries dropped. Crashes and timeouts are listed only when
+    /// `record_crashes` says so (otherwise their entries go): a gate that expects an
+    /// implementation to crash says little about it. The pinned operations become those the
+    /// run exercised, plus the old pins no selected test asked.
+    pub fn updated(
+        &self,
+        raw: &Run,
+        known_ids: &HashSet<&str>,
+        record_crashes: bool,
+    ) -> Expectations {
         let mut failures = self.failures.clone();
         for result in &raw.results {
             let id = &result.test.case.id;
             if result.state == State::NotRun {
                 continue;
             }
-            if !result.state.can_be_expected() {
+            let refused = result.state.is_breakdown() && !record_crashes;
+            if !result.state.can_be_expected() || refused {
                 failures.remove(id);
                 continue;
             }
@@ -135,8 +173,33 @@ impl Expectations {
             );
         }
         failures.retain(|id, _| known_ids.contains(id.as_str()));
-        Expectations { failures }
+        let (asked, exercised) = coverage(raw);
+        let operations: Vec<String> = OpName::ALL
+            .iter()
+            .filter(|op| {
+                exercised.contains(op)
+                    || (!asked.contains(op) && self.operations.iter().any(|n| n == op.as_str()))
+            })
+            .map(|op| op.as_str().to_string())
+            .collect();
+        Expectations {
+            operations,
+            failures,
+        }
     }
+}
+
+/// The operations some test of `run` asks, and those some test got an answer to (anything but
+/// `unsupported` or not run).
+fn coverage(run: &Run) -> (HashSet<OpName>, HashSet<OpName>) {
+    let asked = run.results.iter().map(|r| r.test.request.op()).collect();
+    let exercised = run
+        .results
+        .iter()
+        .filter(|r| !matches!(r.state, State::Unsupported | State::NotRun))
+        .map(|r| r.test.request.op())
+        .collect();
+    (asked, exercised)
 }
 
 #[cfg(test)]

@@ -118,6 +118,12 @@ pub trait Implementation {
         OpName::ALL.to_vec()
     }
 
+    /// Operation names the implementation claims that this harness does not know (an adapter
+    /// may be newer than the harness). They are never sent; a run lists them as a warning.
+    fn unknown_operations(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     fn murmur3(&mut self, _input: &Murmur3Input) -> Answer<Murmur3Output> {
         Answer::Unsupported
     }

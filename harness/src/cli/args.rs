@@ -11,12 +11,15 @@ use std::time::Duration;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  conformant: every test passed, was unsupported or failed as the expectations file says
+  0  conformant: at least one test passed, and every other test passed, was unsupported or
+     failed as the expectations file says
   1  failures: a wrong value, a wrong acceptance or rejection, a protocol error, an unexpected
      pass, or a stale expectations entry
   2  usage or harness error (bad arguments, unreadable files, an implementation that cannot start)
   3  the implementation crashed or timed out, or the run hit its overall time bound
-  4  invalid vectors (reported with file, line, column and field before anything runs)";
+  4  invalid vectors (reported with file, line, column and field before anything runs)
+  5  nothing was exercised: no test passed (none selected, no operation claimed, every test
+     unsupported or an expected failure); --allow-empty makes such a run exit 0";
 
 /// BIP 37 conformance suite: run the vectors against an implementation in any language.
 #[derive(Debug, Parser)]
@@ -164,9 +167,16 @@ pub struct RunArgs {
     /// Known failures (TOML): listed failures are expected, a listed test that passes fails.
     #[arg(long, value_name = "FILE")]
     pub expectations: Option<PathBuf>,
-    /// Rewrite the expectations file from this run.
+    /// Rewrite the expectations file from this run. The exit code is still the verdict of
+    /// the run against the file as it was before.
     #[arg(long, requires = "expectations")]
     pub update_expectations: bool,
+    /// With --update-expectations, also list crashes and timeouts (left out otherwise).
+    #[arg(long, requires = "update_expectations")]
+    pub record_crashes: bool,
+    /// Let a run in which no test passed be conformant (exit 0 instead of 5).
+    #[arg(long)]
+    pub allow_empty: bool,
     #[command(flatten)]
     pub timeouts: TimeoutArgs,
     /// Colour in the human report.

@@ -1,6 +1,7 @@
 //! The exit codes of `bip37-conform`, for CI systems to act on (also in `--help` and README).
 
-/// Every selected test passed, was unsupported or failed as the expectations file says.
+/// At least one test passed, and every other selected test passed, was unsupported or failed
+/// as the expectations file says.
 pub const CONFORMANT: u8 = 0;
 /// Some test failed, a listed failure passed, or an expectations entry is stale.
 pub const FAILURES: u8 = 1;
@@ -10,6 +11,9 @@ pub const HARNESS_ERROR: u8 = 2;
 pub const BREAKDOWN: u8 = 3;
 /// A vector file is invalid.
 pub const INVALID_VECTORS: u8 = 4;
+/// Nothing failed, but no test passed: nothing was exercised (`--allow-empty` turns this
+/// into [`CONFORMANT`]).
+pub const NOTHING_EXERCISED: u8 = 5;
 
 /// The exit code of an implementation that cannot be started: 3 when it crashed or timed out
 /// on the way, 2 when it could not be run or greeted at all.

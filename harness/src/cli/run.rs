@@ -7,7 +7,7 @@ use super::{exit, plan, vector_set};
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::report::{self, Format};
-use crate::runner::{run_tests, Conformance};
+use crate::runner::{run_tests, Conformance, State};
 use crate::subprocess::{ClientConfig, Subprocess};
 use std::collections::HashSet;
 use std::io::IsTerminal;
@@ -18,6 +18,9 @@ pub fn run(args: &RunArgs) -> u8 {
         Ok(tests) => tests,
         Err(code) => return code,
     };
+    if let Err(code) = vector_set::lint_or_exit(args.vectors.vectors.as_deref()) {
+        return code;
+    }
     let selected = args.select.selection().apply(&tests);
     if args.list {
         print!("{}", plan::render(&selected, tests.len()));
@@ -45,22 +48,30 @@ pub fn run(args: &RunArgs) -> u8 {
     drop(implementation);
     crate::diagnosis::annotate(&mut raw.results);
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
-    let expectations = match (&args.expectations, args.update_expectations) {
-        (Some(path), true) => {
-            let updated = expectations.updated(&raw, &known);
-            if let Err(e) = std::fs::write(path, updated.to_toml()) {
-                return harness_error(&format!("cannot write {}: {e}", path.display()));
-            }
-            eprintln!(
-                "bip37-conform: wrote {} expected failures to {}",
-                updated.failures.len(),
-                path.display()
-            );
-            updated
+    if let (Some(path), true) = (&args.expectations, args.update_expectations) {
+        let updated = expectations.updated(&raw, &known, args.record_crashes);
+        if let Err(e) = std::fs::write(path, updated.to_toml()) {
+            return harness_error(&format!("cannot write {}: {e}", path.display()));
         }
-        _ => expectations,
-    };
+        let left_out = raw
+            .results
+            .iter()
+            .filter(|r| matches!(r.state, State::Crash | State::Timeout))
+            .count();
+        eprintln!(
+            "bip37-conform: wrote {} expected failures to {}{}; this run is judged against the \
+             file as it was before",
+            updated.failures.len(),
+            path.display(),
+            match (args.record_crashes, left_out) {
+                (false, n) if n > 0 =>
+                    format!(" ({n} crashes and timeouts left out: --record-crashes lists them)"),
+                _ => String::new(),
+            }
+        );
+    }
     let mut run = raw;
+    run.allow_empty = args.allow_empty;
     expectations.apply(&mut run, &known);
     let colour = match args.color {
         Colour::Always => true,
@@ -77,6 +88,9 @@ pub fn run(args: &RunArgs) -> u8 {
             if let Err(e) = std::fs::write(path, text) {
                 return harness_error(&format!("cannot write {}: {e}", path.display()));
             }
+            for notice in report::notices(&run) {
+                eprintln!("bip37-conform: {notice}");
+            }
             eprintln!(
                 "bip37-conform: {}; {} report written to {}",
                 report::verdict_text(&run),
@@ -84,12 +98,21 @@ pub fn run(args: &RunArgs) -> u8 {
                 path.display()
             );
         }
-        None => print!("{text}"),
+        None => {
+            print!("{text}");
+            if args.format != Format::Human {
+                for notice in report::notices(&run) {
+                    eprintln!("bip37-conform: {notice}");
+                }
+                eprintln!("bip37-conform: {}", report::verdict_text(&run));
+            }
+        }
     }
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,
         Conformance::Failures => exit::FAILURES,
         Conformance::Breakdown => exit::BREAKDOWN,
+        Conformance::NothingExercised => exit::NOTHING_EXERCISED,
     }
 }
 

@@ -28,6 +28,35 @@ pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
     })
 }
 
+/// For `run --vectors DIR`: the same checks as `lint`, before anything runs, so that a
+/// wrongly marked vector (a valid input marked invalid, a duplicate id) cannot pass an
+/// implementation; every problem is printed on stderr and turned into exit code 4. The
+/// built-in vectors are linted by the test suite and are not checked again.
+pub fn lint_or_exit(dir: Option<&Path>) -> Result<(), u8> {
+    let Some(dir) = dir else {
+        return Ok(());
+    };
+    let problems = match paths(dir) {
+        Ok(paths) => lint_paths(&paths),
+        Err(e) => {
+            eprintln!("bip37-conform: invalid vectors: {e}");
+            return Err(exit::INVALID_VECTORS);
+        }
+    };
+    if problems.is_empty() {
+        return Ok(());
+    }
+    for problem in &problems {
+        eprintln!("bip37-conform: invalid vectors: {problem}");
+    }
+    eprintln!(
+        "bip37-conform: {} problems in {} (`bip37-conform lint --vectors` lists them); nothing was run",
+        problems.len(),
+        dir.display()
+    );
+    Err(exit::INVALID_VECTORS)
+}
+
 /// `bip37-conform lint`: prints every problem of the vectors; exit code 4 if there is one.
 pub fn lint(dir: Option<&Path>) -> u8 {
     let (count, problems) = match dir {

@@ -3,7 +3,8 @@
 //! diagnosis to stderr and the shrunk input as a ready-to-commit vector file on stdout.
 //!
 //! Exit codes are the suite's: 0 no disagreement, 1 a disagreement, 2 a usage or harness
-//! error, 3 the implementation could not be started (crashed or timed out).
+//! error, 3 the implementation could not be started (crashed or timed out), 5 nothing was
+//! exercised (every case was answered `unsupported`).
 
 use super::campaign::{self, Finding, Progress, Settings, Summary};
 use super::vector::{self, Provenance};
@@ -121,6 +122,13 @@ fn report(summary: &Summary, name: String, seed: u64) -> u8 {
         ops.join(", ")
     );
     let Some(finding) = &summary.finding else {
+        if summary.unsupported == summary.cases {
+            eprintln!(
+                "nothing was exercised: the implementation answered `unsupported` to all {} cases",
+                summary.cases
+            );
+            return exit::NOTHING_EXERCISED;
+        }
         eprintln!("no disagreement with the reference");
         return exit::CONFORMANT;
     };

@@ -1,7 +1,7 @@
 //! The report for people: counts per state, then every failure with its details, then the
 //! verdict. Colour is the caller's choice (the CLI uses it only on a terminal).
 
-use super::{details, verdict_text};
+use super::{details, notices, verdict_text};
 use crate::runner::select::{source_kind, wire_name};
 use crate::runner::{Conformance, Run, State};
 use std::fmt::Write;
@@ -56,12 +56,8 @@ pub fn render(run: &Run, colour: bool) -> String {
             let _ = writeln!(out, "  {label:<10} {value}");
         }
     }
-    if !run.stale_expectations.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nstale expectations (no vector has these ids): {}",
-            run.stale_expectations.join(", ")
-        );
+    for notice in notices(run) {
+        let _ = writeln!(out, "\n{notice}");
     }
     if let Some(why) = &run.aborted {
         let _ = writeln!(out, "\nrun stopped early: {why}");
@@ -70,6 +66,6 @@ pub fn render(run: &Run, colour: bool) -> String {
         Conformance::Conformant => "1;32",
         _ => "1;31",
     };
-    let _ = writeln!(out, "\n{}", paint(colour, code, verdict_text(run)));
+    let _ = writeln!(out, "\n{}", paint(colour, code, &verdict_text(run)));
     out
 }

@@ -1,11 +1,11 @@
 //! The JSON report: a stable, documented schema (`docs/REPORT.md`, `reportVersion` 1) that
 //! carries every result whole, for tools that post-process runs.
 
-use super::verdict_text;
+use super::{conformance_name, verdict_text};
 use crate::implementation::{Answer, Fault};
 use crate::ops::Output;
 use crate::runner::select::source_kind;
-use crate::runner::{Conformance, Run, State, TestResult};
+use crate::runner::{Run, State, TestResult};
 use serde_json::{json, Map, Value};
 
 /// The version of the report schema; it changes only when a field changes meaning or goes.
@@ -31,16 +31,14 @@ pub fn to_value(run: &Run) -> Value {
         "reportVersion": REPORT_VERSION,
         "tool": {"name": "bip37-conform", "version": env!("CARGO_PKG_VERSION")},
         "implementation": run.implementation,
-        "conformance": match run.conformance() {
-            Conformance::Conformant => "conformant",
-            Conformance::Failures => "failures",
-            Conformance::Breakdown => "breakdown",
-        },
+        "conformance": conformance_name(run.conformance()),
         "verdict": verdict_text(run),
         "aborted": run.aborted,
         "elapsedMs": run.elapsed.as_secs_f64() * 1e3,
         "summary": summary,
         "staleExpectations": run.stale_expectations,
+        "warnings": run.warnings,
+        "missingOperations": run.missing_operations.iter().map(|o| o.as_str()).collect::<Vec<_>>(),
         "results": run.results.iter().map(result_value).collect::<Vec<_>>(),
     })
 }

@@ -1,7 +1,7 @@
 //! The Markdown report, for pull-request comments and job summaries: the verdict, a table of
 //! counts per state and one section per failure.
 
-use super::{details, verdict_text};
+use super::{details, notices, verdict_text};
 use crate::runner::Run;
 use std::fmt::Write;
 
@@ -23,12 +23,8 @@ pub fn render(run: &Run) -> String {
     if let Some(why) = &run.aborted {
         let _ = writeln!(out, "\nThe run stopped early: {why}.");
     }
-    if !run.stale_expectations.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nStale expectations (no vector has these ids): `{}`",
-            run.stale_expectations.join("`, `")
-        );
+    for notice in notices(run) {
+        let _ = writeln!(out, "\n{}", notice.replace('`', "'"));
     }
     for r in run.failures() {
         let _ = writeln!(out, "\n### `{}`: {}\n", r.test.case.id, r.state);

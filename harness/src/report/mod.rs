@@ -36,12 +36,51 @@ pub fn render(run: &Run, format: Format, colour: bool) -> String {
 }
 
 /// The verdict in words.
-pub fn verdict_text(run: &Run) -> &'static str {
+pub fn verdict_text(run: &Run) -> String {
     match run.conformance() {
-        Conformance::Conformant => "conformant",
-        Conformance::Failures => "not conformant: some tests fail",
-        Conformance::Breakdown => "not conformant: the implementation crashed or timed out",
+        Conformance::Conformant => "conformant".into(),
+        Conformance::Failures => "not conformant: some tests fail".into(),
+        Conformance::Breakdown => "not conformant: the implementation crashed or timed out".into(),
+        Conformance::NothingExercised => format!(
+            "not conformant: {}",
+            run.nothing_exercised().unwrap_or_default()
+        ),
     }
+}
+
+/// The name of the verdict in the JSON report (`conformance`).
+pub fn conformance_name(conformance: Conformance) -> &'static str {
+    match conformance {
+        Conformance::Conformant => "conformant",
+        Conformance::Failures => "failures",
+        Conformance::Breakdown => "breakdown",
+        Conformance::NothingExercised => "nothingExercised",
+    }
+}
+
+/// The lines a reader must see besides the results: warnings, operations the expectations
+/// file requires that were not exercised, and stale expectations entries.
+pub fn notices(run: &Run) -> Vec<String> {
+    let mut lines: Vec<String> = run
+        .warnings
+        .iter()
+        .map(|w| format!("warning: {w}"))
+        .collect();
+    if !run.missing_operations.is_empty() {
+        let missing: Vec<&str> = run.missing_operations.iter().map(|o| o.as_str()).collect();
+        lines.push(format!(
+            "coverage dropped: the expectations file requires {}, but no selected test of it was \
+             answered (every one unsupported or not claimed)",
+            missing.join(", ")
+        ));
+    }
+    if !run.stale_expectations.is_empty() {
+        lines.push(format!(
+            "stale expectations (no vector has these ids): {}",
+            run.stale_expectations.join(", ")
+        ));
+    }
+    lines
 }
 
 /// An answer in words: the output as JSON, or what happened instead.

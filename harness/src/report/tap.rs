@@ -1,7 +1,7 @@
 //! The TAP (version 13) report: one line per test with a YAML block for each failure.
 //! Unsupported tests are `# SKIP`, expected failures `# TODO`, as TAP consumers expect.
 
-use super::details;
+use super::{details, notices, verdict_text};
 use crate::runner::{Run, State};
 use std::fmt::Write;
 
@@ -32,6 +32,10 @@ pub fn render(run: &Run) -> String {
     if let Some(why) = &run.aborted {
         let _ = writeln!(out, "# run stopped early: {why}");
     }
+    for notice in notices(run) {
+        let _ = writeln!(out, "# {}", one_line(&notice));
+    }
+    let _ = writeln!(out, "# {}", one_line(&verdict_text(run)));
     out
 }
 

@@ -4,6 +4,7 @@
 use super::state::State;
 use super::verdict::{judge, TestResult};
 use crate::implementation::{Answer, Implementation};
+use crate::ops::OpName;
 use crate::vectors::LoadedTest;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -26,6 +27,15 @@ pub struct Run {
     pub elapsed: Duration,
     /// Expectations-file entries whose test id does not exist in the vectors.
     pub stale_expectations: Vec<String>,
+    /// The operations the implementation claimed (those this harness knows).
+    pub claimed: Vec<OpName>,
+    /// Things a reader should know that do not change the verdict (e.g. unknown operation
+    /// names in the hello).
+    pub warnings: Vec<String>,
+    /// Operations the expectations file requires that no selected test exercised.
+    pub missing_operations: Vec<OpName>,
+    /// When set, a run in which no test passed is conformant (`--allow-empty`).
+    pub allow_empty: bool,
 }
 
 /// What a run adds up to, in decreasing order of severity of its exit code.
@@ -37,6 +47,9 @@ pub enum Conformance {
     Failures,
     /// The implementation crashed or timed out, or the run hit its time bound.
     Breakdown,
+    /// Nothing failed, but no test passed either: nothing was exercised (see
+    /// [`Run::nothing_exercised`]).
+    NothingExercised,
 }
 
 /// Runs `tests` in order. Operations the implementation does not claim are reported as
@@ -48,6 +61,7 @@ pub fn run_tests(
 ) -> Run {
     let start = Instant::now();
     let claimed = implementation.operations();
+    let unknown = implementation.unknown_operations();
     let mut results = Vec::with_capacity(tests.len());
     let mut aborted = None;
     for test in tests {
@@ -79,6 +93,12 @@ pub fn run_tests(
         aborted,
         elapsed: start.elapsed(),
         stale_expectations: Vec::new(),
+        warnings: super::exercised::unknown_operations_warning(&unknown)
+            .into_iter()
+            .collect(),
+        claimed,
+        missing_operations: Vec::new(),
+        allow_empty: false,
     }
 }
 
@@ -97,9 +117,12 @@ impl Run {
         if self.aborted.is_some() || self.results.iter().any(|r| r.state.is_breakdown()) {
             Conformance::Breakdown
         } else if !self.stale_expectations.is_empty()
+            || !self.missing_operations.is_empty()
             || self.results.iter().any(|r| r.state.is_failure())
         {
             Conformance::Failures
+        } else if !self.allow_empty && self.nothing_exercised().is_some() {
+            Conformance::NothingExercised
         } else {
             Conformance::Conformant
         }

@@ -8,6 +8,7 @@
 
 pub mod diff;
 pub mod execute;
+pub mod exercised;
 pub mod select;
 pub mod state;
 pub mod verdict;

@@ -304,6 +304,10 @@ impl Implementation for Subprocess {
         self.hello.known_operations()
     }
 
+    fn unknown_operations(&self) -> Vec<String> {
+        self.hello.unknown_operations()
+    }
+
     fn execute(&mut self, request: &Request) -> Answer<Output> {
         let op = request.op();
         let id = self.next_id;

@@ -22,7 +22,8 @@ pub struct Hello {
     pub implementation: String,
     #[serde(default)]
     pub version: String,
-    /// Wire names of the supported operations; names this harness does not know are ignored.
+    /// Wire names of the supported operations; names this harness does not know are never
+    /// sent, and a run warns about them.
     pub operations: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
@@ -34,6 +35,15 @@ impl Hello {
         self.operations
             .iter()
             .filter_map(|name| OpName::from_name(name))
+            .collect()
+    }
+
+    /// The claimed operation names this harness does not know.
+    pub fn unknown_operations(&self) -> Vec<String> {
+        self.operations
+            .iter()
+            .filter(|name| OpName::from_name(name).is_none())
+            .cloned()
             .collect()
     }
 }
