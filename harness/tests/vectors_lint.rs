@@ -83,7 +83,7 @@ fn clean_file() -> Value {
         "header": ["a file for the lint's own tests"],
         "notes": {
             "SignExtendedTail": {"bugType": "WRONG_ARITHMETIC", "description": "d", "effect": "e"},
-            "RawFlagsByte": {"bugType": "DIVERGENCE", "description": "d", "effect": "e"}
+            "RawFlagsByte": {"bugType": "DIVERGENCE", "description": "d", "effect": "e", "policy": "p"}
         },
         "testGroups": [
             {
@@ -178,6 +178,19 @@ fn lint_catches_an_acceptable_test_without_a_divergence_flag() {
             f["notes"]["RawFlagsByte"]["bugType"] = json!("EDGE_CASE");
         },
         "needs a DIVERGENCE flag",
+    );
+}
+
+#[test]
+fn lint_catches_a_divergence_note_that_does_not_state_its_policy() {
+    assert_one_problem(
+        |f| {
+            f["notes"]["RawFlagsByte"]
+                .as_object_mut()
+                .unwrap()
+                .remove("policy");
+        },
+        "note RawFlagsByte: a DIVERGENCE or UNDEFINED note states its policy",
     );
 }
 

@@ -6,9 +6,11 @@
 //! function count divides the bit count by `n` as INTEGERS before multiplying by ln 2. A
 //! floating-point `bytes * 8 / n` gives a different count (n = 9, p = 0.01: 5, not 6).
 //!
-//! Core leaves some inputs undefined (division by zero, the logarithm of a non-positive
-//! number, a negative or out-of-range double cast to `unsigned int`); they are typed errors
-//! here, never a panic.
+//! Core leaves some inputs undefined (division by zero, a double outside (-1, 2^32) cast to
+//! `unsigned int`: NaN from the logarithm of a negative rate, infinity from a rate of 0, a
+//! negative count from most rates above 1); they are typed errors here, never a panic. A rate
+//! of exactly 1 is defined: log(1) = 0, the bit count is -0.0 and converts to 0, so Core builds
+//! the 0-byte, 0-function (match-all) filter.
 
 use crate::limits::{MAX_FILTER_BYTES, MAX_HASH_FUNCS};
 use std::fmt;
@@ -32,8 +34,8 @@ pub struct FilterSize {
 pub enum SizingError {
     /// `n = 0`: Core divides by zero when it computes the hash function count.
     ZeroElements,
-    /// The rate is NaN, infinite, not above 0 or not below 1: the logarithm is undefined or
-    /// not negative, so the bit count would be a negative or meaningless double.
+    /// The rate is NaN, not above 0, or so far above 1 that the bit count is -1 or less:
+    /// Core's cast of that double to `unsigned int` is undefined behaviour.
     FpRateOutOfRange(f64),
     /// The bit count before the cap does not fit in 32 bits: Core's cast to `unsigned int`
     /// is undefined behaviour there.
@@ -47,7 +49,10 @@ impl fmt::Display for SizingError {
                 write!(f, "n_elements must be at least 1 (Core divides by it)")
             }
             SizingError::FpRateOutOfRange(p) => {
-                write!(f, "fp_rate {p} is outside the open interval (0, 1)")
+                write!(
+                    f,
+                    "fp_rate {p} gives a bit count Core cannot convert (NaN, infinite or -1 or less)"
+                )
             }
             SizingError::BitCountOverflow(bits) => write!(
                 f,
@@ -64,11 +69,16 @@ pub fn size_for(n_elements: u32, fp_rate: f64) -> Result<FilterSize, SizingError
     if n_elements == 0 {
         return Err(SizingError::ZeroElements);
     }
-    if !(fp_rate > 0.0 && fp_rate < 1.0) {
+    if fp_rate.is_nan() || fp_rate <= 0.0 {
         return Err(SizingError::FpRateOutOfRange(fp_rate));
     }
-    // Core: -1 / LN2SQUARED * nElements * log(nFPRate), evaluated left to right.
+    // Core: -1 / LN2SQUARED * nElements * log(nFPRate), evaluated left to right. Converting a
+    // double to `unsigned int` is defined when the truncated value fits: above -1 and below
+    // 2^32 (so p = 1 gives -0.0 and a few rates just above 1 give small negatives: all 0).
     let raw_bits = -1.0 / LN2_SQUARED * f64::from(n_elements) * fp_rate.ln();
+    if raw_bits.is_nan() || raw_bits <= -1.0 {
+        return Err(SizingError::FpRateOutOfRange(fp_rate));
+    }
     if raw_bits >= 4_294_967_296.0 {
         return Err(SizingError::BitCountOverflow(raw_bits));
     }
@@ -113,12 +123,16 @@ mod tests {
     fn degenerate_but_defined_results() {
         assert_eq!(size(1, 0.5), (0, 0));
         assert_eq!(size(1_000_000, 0.0001), (36_000, 0));
+        // log(1) = 0: the bit count is -0.0, which converts to 0.
+        assert_eq!(size(5, 1.0), (0, 0));
+        // -n ln p / ln²2 = -0.198 for n = 1, p = 1.1: truncated to 0, still defined.
+        assert_eq!(size(1, 1.1), (0, 0));
     }
 
     #[test]
     fn undefined_inputs_are_errors() {
         assert_eq!(size_for(0, 0.01), Err(SizingError::ZeroElements));
-        for p in [0.0, -0.5, 1.0, 2.0, f64::INFINITY, f64::NEG_INFINITY] {
+        for p in [0.0, -0.5, 2.0, f64::INFINITY, f64::NEG_INFINITY] {
             assert_eq!(size_for(5, p), Err(SizingError::FpRateOutOfRange(p)));
         }
         assert!(matches!(

@@ -62,7 +62,7 @@ bugs! {
     ByteCapAgainstBitLimit = "byte-cap-against-bit-limit", "ByteCapAgainstBitLimit":
         "the computed byte count looks capped at 288,000 (the bit limit) instead of 36,000 bytes";
     UndefinedSizing = "undefined-sizing", "UndefinedSizing":
-        "sizing answers for inputs Core leaves undefined (n = 0, a rate outside (0, 1), a bit count beyond 32 bits) instead of refusing them";
+        "sizing answers for inputs Core leaves undefined (n = 0, a rate of 0 or less, NaN or infinite, most rates above 1, a bit count beyond 32 bits) where the suite requires a refusal";
     // The filter's bits.
     MsbFirstBits = "msb-first-bits", "MsbFirstBits":
         "bits look numbered most-significant first within a byte (Core: bit x is 1 << (x % 8) of byte x / 8)";

@@ -97,6 +97,28 @@ pub fn describe_answer(answer: &Answer<Output>) -> String {
     }
 }
 
+/// What the suite's policy, rather than Core, decides about a test with these flags (the
+/// `policy` of their catalog notes), or an empty string when Core decides all of it.
+pub fn policy(flags: &[String]) -> String {
+    let policies: Vec<String> = flags
+        .iter()
+        .filter_map(|flag| crate::vectorgen::catalog::note(flag)?.policy)
+        .collect();
+    policies.join("; ")
+}
+
+/// Why an `invalid` test must be rejected: where Core rejects it, or, when Core has no
+/// defined behaviour there, the suite's policy.
+pub fn rejection_basis(test: &crate::vectors::LoadedTest) -> String {
+    match policy(&test.case.flags) {
+        policy if policy.is_empty() => format!(
+            "Core rejects it at phase {}",
+            crate::runner::select::wire_name(&test.case.phase)
+        ),
+        policy => format!("the suite's policy: {policy}"),
+    }
+}
+
 /// The labelled lines that explain a result, empty ones left out. Values longer than `limit`
 /// characters are cut (the JSON report always carries them whole).
 pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, String)> {
@@ -113,16 +135,21 @@ pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, 
             format!("{} or a rejection", e.to_json())
         }
         Some(e) => e.to_json().to_string(),
-        None => format!(
-            "a rejection (Core rejects at phase {})",
-            crate::runner::select::wire_name(&test.case.phase)
-        ),
+        None => format!("a rejection ({})", rejection_basis(test)),
     };
     let lines = [
         ("comment", test.case.comment.clone()),
         ("why", result.message.clone()),
         ("input", test.request.input_json().to_string()),
         ("expected", expected),
+        // An invalid test's policy is already in its expected line.
+        (
+            "policy",
+            match test.case.result {
+                crate::vectors::Expectation::Invalid => String::new(),
+                _ => policy(&test.case.flags),
+            },
+        ),
         ("actual", describe_answer(&result.answer)),
         ("difference", result.difference.clone().unwrap_or_default()),
         ("diagnosis", result.diagnosis.clone().unwrap_or_default()),

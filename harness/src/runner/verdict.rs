@@ -2,7 +2,6 @@
 //! `invalid` demands a rejection at any stage, `acceptable` takes either.
 
 use super::diff::first_difference;
-use super::select::wire_name;
 use super::state::State;
 use crate::implementation::{Answer, Fault};
 use crate::ops::Output;
@@ -42,8 +41,8 @@ pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> T
         (Answer::Ok(_), Expectation::Invalid) => (
             State::AcceptedInvalid,
             format!(
-                "accepted an input that must be rejected (Core rejects it at phase {})",
-                wire_name(&test.case.phase)
+                "accepted an input that must be rejected ({})",
+                crate::report::rejection_basis(test)
             ),
             None,
         ),

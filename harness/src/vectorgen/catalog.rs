@@ -14,6 +14,9 @@ pub struct FlagDef {
     pub description: &'static str,
     pub effect: &'static str,
     pub cves: &'static [&'static str],
+    /// Set when the verdict of the tests this flag explains is the suite's policy rather than
+    /// Core's behaviour: what the policy is and why.
+    pub policy: Option<&'static str>,
 }
 
 const fn flag(
@@ -28,6 +31,7 @@ const fn flag(
         description,
         effect,
         cves: &[],
+        policy: None,
     }
 }
 
@@ -36,7 +40,15 @@ impl FlagDef {
         self.cves = cves;
         self
     }
+
+    const fn with_policy(mut self, policy: &'static str) -> Self {
+        self.policy = Some(policy);
+        self
+    }
 }
+
+/// The policy of every DIVERGENCE note: Core's answer is `expected`, a rejection is tolerated.
+const TOLERATED_REJECTION: &str = "Core answers `expected`; tolerating a rejection as well is the suite's policy, not Core's behaviour.";
 
 use BugType::*;
 
@@ -85,8 +97,9 @@ pub const CATALOG: &[FlagDef] = &[
         "The 36,000 limit counts BYTES; the sizing applies it as 288,000 bits.",
         "Comparing bytes with 288,000 or bits with 36,000 accepts oversize filters or shrinks legal ones eightfold."),
     flag("UndefinedSizing", Undefined,
-        "Core's constructor has no defined result for n = 0, a rate that is not strictly between 0 and 1 (or NaN) or a bit count beyond 32 bits: it divides by zero or casts a meaningless double.",
-        "An implementation must refuse these inputs; any answer it gives is made up."),
+        "Core's constructor has undefined behaviour for n = 0 (an integer division by zero) and wherever the bit count -n ln p / ln2^2 is NaN, -1 or less, or 2^32 or more (a double cast to unsigned int out of range): p <= 0, NaN, infinite rates, most rates above 1, a bit count beyond 32 bits. (p = 1 is defined: the bit count is -0.0, which converts to 0.)",
+        "Core gives no answer and no rejection here; any answer is made up.")
+        .with_policy("undefined in Core; the suite requires a rejection"),
     // Filter bits and serialization
     flag("MsbFirstBits", BitOrder,
         "Bit x of the filter is bit (x mod 8) of byte x / 8 counted from the LEAST significant bit.",
@@ -143,13 +156,16 @@ pub const CATALOG: &[FlagDef] = &[
         "An exclusive comparison rejects legal messages and punishes honest peers."),
     flag("RawFlagsByte", Divergence,
         "Core accepts any nFlags byte and uses only flags & 3 (3 acts like NONE); rust-bitcoin's decoder refuses values above 2.",
-        "Both behaviours are tolerated: an implementation may reject the byte, but if it accepts it must keep it."),
+        "Both behaviours are tolerated: an implementation may reject the byte, but if it accepts it must keep it.")
+        .with_policy(TOLERATED_REJECTION),
     flag("TrailingBytesIgnoredByCore", Divergence,
         "Core's node ignores bytes after a complete filterload or filteradd payload; strict decoders (this reference, rust-bitcoin) reject them.",
-        "Both behaviours are tolerated; an implementation that accepts must return the decoded prefix."),
+        "Both behaviours are tolerated; an implementation that accepts must return the decoded prefix.")
+        .with_policy(TOLERATED_REJECTION),
     flag("LimitsEnforcedAtDecode", Divergence,
         "Core decodes an oversize filterload and only then applies the limits; some decoders refuse oversize filters while decoding.",
-        "Both are tolerated for the decode-only operation; the accept operation must reject."),
+        "Both are tolerated for the decode-only operation; the accept operation must reject.")
+        .with_policy(TOLERATED_REJECTION),
     // Transaction matching and updates (matching engineer)
     flag("TxidDisplayOrder", Endianness,
         "The txid is tested in internal byte order (the double-SHA-256 output as is), the reverse of RPC and explorer hex.",
@@ -239,5 +255,6 @@ pub fn note(name: &str) -> Option<Note> {
         effect: f.effect.into(),
         links: Vec::new(),
         cves: f.cves.iter().map(|s| s.to_string()).collect(),
+        policy: f.policy.map(String::from),
     })
 }

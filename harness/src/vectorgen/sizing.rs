@@ -3,7 +3,8 @@
 //! The three sizes Core's tests pin down are transcribed; every other test is generated to
 //! separate one classic mistake (float division, rounding, caps, forced minimum), found by a
 //! deterministic search over (n, p) that prefers a pair separating that mistake ALONE. Inputs
-//! Core leaves undefined are `invalid`.
+//! Core leaves undefined are `invalid`: that is the suite's policy (Core has undefined
+//! behaviour there, not a rejection), and their note says so.
 
 use super::builder::{core_source, generated_source, Case, FileBuilder, GroupBuilder, Outcome};
 use super::GenError;
@@ -59,7 +60,8 @@ const CORE_SIZES: &[(&str, u32, &str, u32, f64, u32, u32)] = &[
 ];
 
 /// Pairs worth a test of their own whatever they separate: the named float-division example,
-/// the degenerate sizes (0 bytes, 0 functions) and both caps.
+/// the degenerate sizes (0 bytes, 0 functions, including p = 1, where Core's bit count is
+/// -0.0) and both caps.
 const NAMED: &[(u32, f64)] = &[
     (9, 0.01),
     (1, 0.5),
@@ -69,19 +71,44 @@ const NAMED: &[(u32, f64)] = &[
     (10_000, 0.000_001),
     (1, 0.0001),
     (100, 0.0001),
+    (5, 1.0),
 ];
 
-/// Inputs without a defined result.
-const UNDEFINED: &[(u32, f64, &str)] = &[
-    (0, 0.01, "n-zero"),
-    (5, 0.0, "p-zero"),
-    (5, -0.5, "p-negative"),
-    (5, 1.0, "p-one"),
-    (5, 2.0, "p-above-one"),
-    (5, f64::NAN, "p-nan"),
-    (5, f64::INFINITY, "p-infinity"),
-    (5, f64::NEG_INFINITY, "p-negative-infinity"),
-    (u32::MAX, 1e-9, "bit-count-overflow"),
+/// Inputs without a defined result in Core, and what Core does with them.
+const UNDEFINED: &[(u32, f64, &str, &str)] = &[
+    (
+        0,
+        0.01,
+        "n-zero",
+        "the hash function count divides by n = 0",
+    ),
+    (
+        5,
+        0.0,
+        "p-zero",
+        "log(0) is -infinity, the bit count +infinity",
+    ),
+    (
+        5,
+        -0.5,
+        "p-negative",
+        "the logarithm of a negative rate is NaN",
+    ),
+    (5, 2.0, "p-above-one", "the bit count is -7.2"),
+    (5, f64::NAN, "p-nan", "the bit count is NaN"),
+    (5, f64::INFINITY, "p-infinity", "the bit count is -infinity"),
+    (
+        5,
+        f64::NEG_INFINITY,
+        "p-negative-infinity",
+        "the logarithm of -infinity is NaN",
+    ),
+    (
+        u32::MAX,
+        1e-9,
+        "bit-count-overflow",
+        "the bit count, 1.8e11, does not fit in 32 bits",
+    ),
 ];
 
 pub fn file() -> Result<(String, VectorFile), GenError> {
@@ -148,9 +175,9 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
     let mut group = GroupBuilder::new(
         OpName::Sizing,
         generated_source("sizing", "inputs Core leaves undefined"),
-        "Division by zero, the logarithm of a non-positive rate, or a double outside unsigned int: no answer is right.",
+        "Undefined behaviour in Core (a division by zero, or a double outside (-1, 2^32) cast to unsigned int): Core has no answer and does not reject either; the suite requires a rejection.",
     );
-    for &(n, p, slug) in UNDEFINED {
+    for &(n, p, slug, why) in UNDEFINED {
         let request = Request::Sizing(SizingInput {
             n_elements: n,
             fp_rate: FpRate(p),
@@ -159,7 +186,9 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
             format!("undefined-{slug}"),
             Phase::Sizing,
             request,
-            format!("n = {n}, p = {p:?}"),
+            format!(
+                "n = {n}, p = {p:?}: {why}, undefined behaviour in Core; the suite requires a rejection"
+            ),
         )
         .notes(&["UndefinedSizing"]);
         group.generated(case, Expectation::Invalid);
@@ -216,11 +245,10 @@ fn targeted_pairs() -> Result<Vec<(&'static str, u32, f64)>, GenError> {
 /// Core's sizing with one `mistake` (or none): (bytes, hash functions), `None` where undefined.
 fn mistaken_size(mistake: Option<&str>, n: u32, p: f64) -> Option<(u64, u64)> {
     let is = |m: &str| mistake == Some(m);
-    if n == 0 || !(p > 0.0 && p < 1.0) {
-        return None;
-    }
     let raw_bits = -1.0 / LN2_SQUARED * f64::from(n) * p.ln();
-    if raw_bits >= 4_294_967_296.0 {
+    // Core's cast to unsigned int is defined only from above -1 to below 2^32.
+    let out_of_range = raw_bits.is_nan() || raw_bits <= -1.0 || raw_bits >= 4_294_967_296.0;
+    if n == 0 || p.is_nan() || p <= 0.0 || out_of_range {
         return None;
     }
     let cap = if is("NoFilterSizeCap") {

@@ -4,6 +4,8 @@
 //! - ids are unique across files and start with the file's area (`wire/` in `wire_test.json`);
 //! - every flag a test carries is defined in its file's `notes`, and every note is used;
 //! - every `acceptable` test carries a flag of bug type DIVERGENCE that says why;
+//! - every DIVERGENCE or UNDEFINED note states its `policy` (those verdicts are the suite's
+//!   choice, not Core's behaviour, and reports must be able to say so);
 //! - `numberOfTests` counts the tests and `schema` names [`SCHEMA_FILE`];
 //! - every expected result is re-derived by the reference: a `valid` test must get exactly its
 //!   expected output, an `invalid` one a rejection, an `acceptable` one either. A vector can
@@ -131,6 +133,15 @@ fn lint_header(file: &LoadedFile, report: &mut impl FnMut(Option<&str>, String))
             report(
                 id,
                 "an acceptable test needs a DIVERGENCE flag saying why".into(),
+            );
+        }
+    }
+    for (flag, note) in &vf.notes {
+        let chosen = matches!(note.bug_type, BugType::Divergence | BugType::Undefined);
+        if chosen && note.policy.is_none() {
+            report(
+                None,
+                format!("note {flag}: a DIVERGENCE or UNDEFINED note states its policy"),
             );
         }
     }

@@ -48,6 +48,10 @@ pub struct Note {
     pub links: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cves: Vec<String>,
+    /// Present when the verdict of the flagged tests is the suite's policy rather than Core's
+    /// behaviour (an input Core leaves undefined, a tolerated rejection): the policy in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
 }
 
 /// The kind of mistake a flag marks (after Wycheproof's `bugType`).
