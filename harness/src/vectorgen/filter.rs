@@ -453,6 +453,17 @@ fn generated_groups() -> Result<Vec<GroupBuilder>, GenError> {
             .targets(&["EmptyElementSkipped"]),
         build_case("long-elements", Phase::Insert, BuildFilterInput { filter: explicit(32, 5, 0, 0), insert: vec![Hex(long_element(521)), Hex(long_element(1000))], queries: vec![Hex(long_element(521)), Hex(long_element(520))] }, "elements of 521 and 1000 bytes are hashed whole; the 520-byte prefix is not among them")?
             .targets(&["LongElementTruncated"]),
+        // The same mistakes asked of serialization alone: a library without `contains` must
+        // meet them too.
+        build_case("flags-2-serialize", Phase::Serialize, BuildFilterInput { filter: explicit(8, 4, 0, 2), insert: one.clone(), queries: Vec::new() }, "flags 2 (P2PUBKEY_ONLY) is written as the byte 02; no query")?,
+        build_case("explicit-empty-filter-insert", Phase::Insert, BuildFilterInput { filter: explicit(0, 3, 0, 0), insert: one.clone(), queries: Vec::new() }, "an explicit 0-byte filter with 3 functions takes an insert (nothing is set, no division by zero) and serializes; no query")?
+            .targets(&["NoEmptyFilterGuard"]),
+        build_case("zero-hash-funcs-serialize", Phase::Insert, BuildFilterInput { filter: explicit(4, 0, 0, 0), insert: one.clone(), queries: Vec::new() }, "4 bytes, 0 functions: the insert sets nothing and the payload says 0 functions; no query")?
+            .targets(&["ForcedMinimumOneHash"]),
+        build_case("empty-element-serialize", Phase::Insert, BuildFilterInput { filter: explicit(8, 4, 0, 0), insert: vec![Hex(Vec::new())], queries: Vec::new() }, "the empty element sets its bits; no query")?
+            .targets(&["EmptyElementSkipped"]),
+        build_case("long-elements-serialize", Phase::Insert, BuildFilterInput { filter: explicit(32, 5, 0, 0), insert: vec![Hex(long_element(521)), Hex(long_element(1000))], queries: Vec::new() }, "elements of 521 and 1000 bytes set the bits of their whole bytes; no query")?
+            .targets(&["LongElementTruncated"]),
     ];
     for case in cases {
         build.generated(case, Expectation::Valid);

@@ -541,6 +541,22 @@ fn accept_generated() -> Result<GroupBuilder, GenError> {
             &["NoHashFuncLimit"],
             "2^32 - 1 hash functions",
         ),
+        // Core's probes send 0 hash functions with the size limit: a node that refuses 0
+        // functions passes them for the wrong reason. These ask the size limit alone.
+        (
+            "36001-bytes-5-funcs",
+            filterload(vec![0xbb; 36_001], 5, 0, 0),
+            Expectation::Invalid,
+            &["NoFilterSizeLimit"],
+            "36,001 bytes with 5 hash functions: only the size is over a limit",
+        ),
+        (
+            "36000-bytes-5-funcs",
+            filterload(vec![0xbb; 36_000], 5, 0, 0),
+            Expectation::Valid,
+            &["LimitOffByOne"],
+            "36,000 bytes with 5 hash functions: at the size limit, accepted",
+        ),
     ];
     add_rows(&mut group, op, Phase::Limits, rows)?;
     let truncated: Vec<MessageRow> = vec![(
