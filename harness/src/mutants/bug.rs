@@ -42,6 +42,8 @@ bugs! {
         "MurmurHash3's tail bytes look sign-extended (read as signed char) before they are shifted in";
     SeedNotWrapped = "seed-not-wrapped", "SeedNotWrapped":
         "the hash seed i*0xFBA4C795+tweak looks computed in 64 bits and never reduced modulo 2^32";
+    SeedReducedMod2To31 = "seed-reduced-mod-2-to-31", "SeedReducedMod2To31":
+        "the hash seed i*0xFBA4C795+tweak looks reduced modulo 2^31 (a signed 32-bit maximum) instead of 2^32";
     SignedTweak = "signed-tweak", "SignedTweak":
         "a tweak of 2^31 or more looks treated as a negative number in the seed arithmetic";
     // The constructor's sizing.
@@ -60,7 +62,9 @@ bugs! {
     NoFilterSizeCap = "no-filter-size-cap", "NoFilterSizeCap":
         "the computed filter size is not capped at 36,000 bytes";
     ByteCapAgainstBitLimit = "byte-cap-against-bit-limit", "ByteCapAgainstBitLimit":
-        "the computed byte count looks capped at 288,000 (the bit limit) instead of 36,000 bytes";
+        "the 288,000 bit limit looks applied to bytes: sizing caps the byte count at 288,000 and a node accepts filters up to 288,000 bytes";
+    BitCapAgainstByteLimit = "bit-cap-against-byte-limit", "BitCapAgainstByteLimit":
+        "the 36,000 byte limit looks applied to bits: sizing caps the bit count at 36,000 (4,500 bytes) and a node refuses filters over 4,500 bytes";
     UndefinedSizing = "undefined-sizing", "UndefinedSizing":
         "sizing answers for inputs Core leaves undefined (n = 0, a rate of 0 or less, NaN or infinite, most rates above 1, a bit count beyond 32 bits) where the suite requires a refusal";
     // The filter's bits.
@@ -83,8 +87,10 @@ bugs! {
         "nTweak looks serialized big-endian (it is a little-endian u32)";
     BigEndianLength = "big-endian-length", "BigEndianLength":
         "multi-byte CompactSize lengths look serialized big-endian (they are little-endian)";
-    CompactSizeBoundary = "compact-size-boundary", "CompactSizeBoundary":
-        "the CompactSize one-byte form looks used for 253 (0xfd) too: the boundary is off by one";
+    CompactSizeBoundaryLate = "compact-size-boundary-late", "CompactSizeBoundaryLate":
+        "the CompactSize one-byte form looks used for 253 too (written as the byte 0xfd, and a 0xfd marker read as the value 253): the boundary is one late";
+    CompactSizeBoundaryEarly = "compact-size-boundary-early", "CompactSizeBoundaryEarly":
+        "the CompactSize 0xfd form looks used for 252 already (written fd fc 00, and fd fc 00 accepted as canonical): the boundary is one early";
     NonCanonicalCompactSize = "non-canonical-compact-size", "NonCanonicalCompactSize":
         "a CompactSize in a longer form than its value needs is accepted (Core refuses it)";
     TruncationNotDetected = "truncation-not-detected", "TruncationNotDetected":

@@ -51,7 +51,14 @@ impl MutantFilter {
             }
             _ => init_filter(init)?,
         };
-        Ok(Self::from_fields(bug, FilterLoad::from(&core)))
+        let mut fields = FilterLoad::from(&core);
+        // The forced minimum lives in the constructor: an explicit count of 0 is raised too
+        // (a loaded filter is taken as the message carries it).
+        let constructed = matches!(init, FilterInit::Explicit { .. });
+        if bug == Bug::ForcedMinimumOneHash && constructed {
+            fields.hash_funcs = fields.hash_funcs.max(1);
+        }
+        Ok(Self::from_fields(bug, fields))
     }
 
     /// A filter from its wire fields.

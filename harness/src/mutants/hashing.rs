@@ -1,13 +1,12 @@
 //! The hashing switch points: MurmurHash3's block and tail mistakes, the hash seed kept wider
 //! than 32 bits, and the bytes an element is hashed as.
 //!
-//! The mistaken hash is the vector generator's model of mistaken ports
-//! ([`crate::vectorgen::mistaken_murmur`]), so a mutant answers exactly what the generator
-//! proved each vector tells apart from Core. Without its bug a mutant hashes with
-//! `bip37-reference`.
+//! The mistaken hash is [`super::murmur`]'s model of mistaken ports; the generator flags each
+//! vector by these mutants' answers, so a flag and its mutant cannot disagree. Without its bug
+//! a mutant hashes with `bip37-reference`.
 
 use super::bug::Bug;
-use crate::vectorgen::mistaken_murmur::{murmur, Mistakes};
+use super::murmur::{murmur, Mistakes};
 use bip37_reference::filter::SEED_MULTIPLIER;
 use bip37_reference::limits::MAX_FILTERADD_BYTES;
 use bip37_reference::{hash_seed, murmur3};
@@ -18,6 +17,7 @@ pub fn mutant_seed(bug: Bug, hash_index: u32, tweak: u32) -> u64 {
     let product = u64::from(hash_index) * u64::from(SEED_MULTIPLIER);
     match bug {
         Bug::SeedNotWrapped => product + u64::from(tweak),
+        Bug::SeedReducedMod2To31 => (product + u64::from(tweak)) % (1 << 31),
         // The tweak read as an i32 and sign-extended into the 64-bit sum.
         Bug::SignedTweak => product.wrapping_add(i64::from(tweak as i32) as u64),
         _ => u64::from(hash_seed(hash_index, tweak)),

@@ -13,6 +13,7 @@ pub mod filter;
 pub mod hashing;
 pub mod matching;
 pub mod merkle;
+pub mod murmur;
 pub mod session;
 pub mod sizing;
 pub mod table;

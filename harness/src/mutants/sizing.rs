@@ -19,6 +19,7 @@ pub fn is_sizing_bug(bug: Bug) -> bool {
             | Bug::NoHashFuncCap
             | Bug::NoFilterSizeCap
             | Bug::ByteCapAgainstBitLimit
+            | Bug::BitCapAgainstByteLimit
             | Bug::UndefinedSizing
     )
 }
@@ -36,6 +37,7 @@ pub fn mutant_size(bug: Bug, n_elements: u32, fp_rate: f64) -> Result<FilterSize
     let raw_bits = (-1.0 / LN2_SQUARED * f64::from(n_elements) * fp_rate.ln()) as u32;
     let capped_bits = match bug {
         Bug::NoFilterSizeCap => raw_bits,
+        Bug::BitCapAgainstByteLimit => raw_bits.min(MAX_FILTER_BYTES),
         _ => raw_bits.min(MAX_FILTER_BYTES * 8),
     };
     let filter_bytes = match bug {
@@ -90,6 +92,10 @@ mod tests {
         assert_eq!(
             size(Bug::ByteCapAgainstBitLimit, 1_000_000, 0.0001).0,
             288_000
+        );
+        assert_eq!(
+            size(Bug::BitCapAgainstByteLimit, 1_000_000, 0.0001).0,
+            4_500
         );
     }
 

@@ -16,7 +16,8 @@ fn is_layout_bug(bug: Bug) -> bool {
         Bug::BigEndianHashFuncs
             | Bug::BigEndianTweak
             | Bug::BigEndianLength
-            | Bug::CompactSizeBoundary
+            | Bug::CompactSizeBoundaryLate
+            | Bug::CompactSizeBoundaryEarly
             | Bug::NonCanonicalCompactSize
             | Bug::TruncationNotDetected
             | Bug::UntrustedLengthAllocation
@@ -53,10 +54,15 @@ impl fmt::Display for WireFailure {
     }
 }
 
+/// Core's `MAX_PROTOCOL_MESSAGE_LENGTH`: no message holds more bytes, so a length beyond it is
+/// the untrusted-length mutant's doomed allocation (the crash it models).
+const MAX_MESSAGE_BYTES: u64 = 4_000_000;
+
 /// The largest CompactSize value the mutant writes as one byte.
 fn one_byte_maximum(bug: Bug) -> u64 {
     match bug {
-        Bug::CompactSizeBoundary => 0xfd,
+        Bug::CompactSizeBoundaryLate => 0xfd,
+        Bug::CompactSizeBoundaryEarly => 0xfb,
         _ => 0xfc,
     }
 }
@@ -141,6 +147,8 @@ pub fn check_filterload_limits(bug: Bug, load: &FilterLoad) -> Result<(), LimitE
         Bug::LimitOffByOne => (MAX_FILTER_BYTES as usize - 1, MAX_HASH_FUNCS - 1),
         Bug::NoFilterSizeLimit => (usize::MAX, MAX_HASH_FUNCS),
         Bug::NoHashFuncLimit => (MAX_FILTER_BYTES as usize, u32::MAX),
+        Bug::ByteCapAgainstBitLimit => (MAX_FILTER_BYTES as usize * 8, MAX_HASH_FUNCS),
+        Bug::BitCapAgainstByteLimit => (MAX_FILTER_BYTES as usize / 8, MAX_HASH_FUNCS),
         _ => return load.check_limits(),
     };
     if bytes > byte_limit {
@@ -176,7 +184,7 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn bytes(&mut self, len: u64, field: &'static str) -> Result<&'a [u8], WireFailure> {
         let available = self.rest.len();
-        if self.bug == Bug::UntrustedLengthAllocation && len > MAX_COMPACT_SIZE {
+        if self.bug == Bug::UntrustedLengthAllocation && len > MAX_MESSAGE_BYTES {
             return Err(WireFailure::AllocationFailed(len));
         }
         let len = match self.bug {
@@ -215,7 +223,10 @@ impl<'a> Reader<'a> {
     fn compact_size(&mut self) -> Result<u64, WireFailure> {
         let marker = self.byte("CompactSize marker")?;
         let (width, minimum) = match marker {
-            _ if u64::from(marker) <= one_byte_maximum(self.bug) => return Ok(u64::from(marker)),
+            // Every decoder reads a marker below 0xfd as the value itself.
+            _ if u64::from(marker) <= one_byte_maximum(self.bug).max(0xfc) => {
+                return Ok(u64::from(marker))
+            }
             0xfd => (2, one_byte_maximum(self.bug) + 1),
             0xfe => (4, 0x1_0000),
             _ => (8, 0x1_0000_0000),
@@ -273,12 +284,20 @@ mod tests {
             [0xfd, 0, 0xfd]
         );
         assert_eq!(
-            encode_filterload(Bug::CompactSizeBoundary, &load(253))[0],
+            encode_filterload(Bug::CompactSizeBoundaryLate, &load(253))[0],
             0xfd
         );
         assert_eq!(
-            encode_filterload(Bug::CompactSizeBoundary, &load(253)).len(),
+            encode_filterload(Bug::CompactSizeBoundaryLate, &load(253)).len(),
             core.len() - 2
+        );
+        assert_eq!(
+            &encode_filterload(Bug::CompactSizeBoundaryEarly, &load(252))[..3],
+            [0xfd, 0xfc, 0]
+        );
+        assert_eq!(
+            decode_filterload(Bug::CompactSizeBoundaryEarly, &load(252).encode()),
+            Ok(load(252))
         );
         let be = encode_filterload(Bug::BigEndianTweak, &load(3));
         assert_eq!(&be[8..12], [0x80, 0, 0, 0x01]);

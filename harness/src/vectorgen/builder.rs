@@ -4,8 +4,8 @@
 //! use, and the expected output of generated tests (from `bip37-reference`).
 //!
 //! A test's mistake flags are not typed by hand either: the author hands over the answers of
-//! the mistaken implementations the module models, and the builder flags exactly the mistakes
-//! whose answer the test's expected result would refuse. A generated test names the mistakes
+//! the suite's mutants ([`every_mutant`]), and the builder flags exactly the mistakes whose
+//! answer the test's expected result would refuse. A generated test names the mistakes
 //! it was written to separate (its targets); finishing fails if it does not separate them.
 
 use super::catalog;
@@ -55,6 +55,13 @@ pub fn mutant_answers(bugs: &[Bug], request: &Request) -> Vec<(&'static str, Out
     bugs.iter()
         .map(|&bug| (bug.flag(), outcome(Mutant { bug }.execute(request))))
         .collect()
+}
+
+/// The answers of every mutant to a request: the mistaken implementations every generated
+/// and sourced test is flagged by, one per bug class (the generator models no mistake of its
+/// own, so a flag and its mutant can never disagree).
+pub fn every_mutant(request: &Request) -> Vec<(&'static str, Outcome)> {
+    mutant_answers(Bug::ALL, request)
 }
 
 /// True when a test with this result and expected output refuses the `mistaken` outcome.

@@ -8,7 +8,7 @@
 //! child that spends it, which matches only through the inserted outpoint.
 
 use super::builder::{
-    core_source, generated_source, mutant_answers, reference_outcome, Case, FileBuilder,
+    core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
     GroupBuilder, Outcome,
 };
 use super::synthetic::{
@@ -17,7 +17,6 @@ use super::synthetic::{
 };
 use super::GenError;
 use crate::hex::Hex;
-use crate::mutants::Bug;
 use crate::ops::{FilterInit, MatchTxInput, OpName, Output, Request};
 use crate::vectors::model::{Expectation, Phase, VectorFile};
 use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P2PUBKEY_ONLY};
@@ -92,27 +91,7 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
     file.finish()
 }
 
-/// The matching mistakes (the mutants of `IsRelevantAndUpdate` and of the block that runs it):
-/// every `matchTx`, `merkleBlock` and `sequence` test carries their answers.
-pub const MATCH_BUGS: &[Bug] = &[
-    Bug::TxidDisplayOrder,
-    Bug::BigEndianOutpointIndex,
-    Bug::AbortAfterTxidMatch,
-    Bug::AbortAfterOutputMatch,
-    Bug::OutpointPerPush,
-    Bug::P2PubkeyOnlyAnyOutput,
-    Bug::FlagsNotMasked,
-    Bug::FlagsThreeAsAll,
-    Bug::EmptyPushTested,
-    Bug::SmallIntegerTested,
-    Bug::MalformedPushNotStopping,
-    Bug::WitnessMatched,
-    Bug::CoinbasePrevoutSkipped,
-    Bug::WholeScriptTested,
-    Bug::BlockUsesFilterSnapshot,
-];
-
-/// A `matchTx` test with the answer of every matching mutant attached.
+/// A `matchTx` test with the answer of every mutant attached.
 fn match_case(
     slug: &str,
     phase: Phase,
@@ -122,7 +101,7 @@ fn match_case(
     comment: &str,
 ) -> Case {
     let request = match_request(filter, insert, txs);
-    let mistaken = mutant_answers(MATCH_BUGS, &request);
+    let mistaken = every_mutant(&request);
     Case::new(slug, phase, request, comment).mistaken(mistaken)
 }
 

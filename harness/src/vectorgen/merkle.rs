@@ -9,17 +9,15 @@
 //!   rule each.
 
 use super::builder::{
-    core_source, generated_source, mutant_answers, reference_outcome, Case, FileBuilder,
+    core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
     GroupBuilder, Outcome,
 };
-use super::matching::MATCH_BUGS;
 use super::synthetic::{
     block, coinbase, compressed_key, core_filter, element, foreign_outpoint, input, output_of,
     p2pk, p2pkh, push, tx,
 };
 use super::GenError;
 use crate::hex::Hex;
-use crate::mutants::Bug;
 use crate::ops::{
     FilterInit, MatchedTx, MerkleBlockInput, MerkleBlockOutput, OpName, Output, PmtBuildInput,
     PmtBuildOutput, PmtExtractInput, PmtExtractOutput, Request,
@@ -191,7 +189,7 @@ fn merkle_block_case(
             "{slug}: the reference builds no merkle block"
         )));
     };
-    let mistaken = mutant_answers(&[MATCH_BUGS, &[Bug::PmtBitOrder]].concat(), &request);
+    let mistaken = every_mutant(&request);
     let case = Case::new(slug, Phase::Merkle, request, comment).mistaken(mistaken);
     Ok((case, faithful))
 }
@@ -297,10 +295,22 @@ fn generated_merkle_blocks() -> Result<GroupBuilder, GenError> {
         &chain,
         "A filter of no bytes matches every transaction and is never updated.",
     )?;
-    let case = case
-        .mistaken(vec![("NoEmptyFilterGuard", Outcome::Fault)])
-        .targets(&["NoEmptyFilterGuard"]);
     group.generated(case, Expectation::Valid);
+    // With a hash function, an implementation without the empty-filter guard hashes into the
+    // 0 bits (the division by zero of CVE-2013-5700); with none it never hashes.
+    let (case, _) = merkle_block_case(
+        "empty-filter-one-function-matches-all",
+        FilterInit::Loaded {
+            data: Hex(Vec::new()),
+            hash_funcs: 1,
+            tweak: 0,
+            flags: BLOOM_UPDATE_ALL,
+        },
+        Vec::new(),
+        &chain,
+        "A filter of no bytes and 1 hash function matches every transaction and is never updated.",
+    )?;
+    group.generated(case.targets(&["NoEmptyFilterGuard"]), Expectation::Valid);
     let (case, _) = merkle_block_case(
         "single-transaction-no-match",
         core_filter(BLOOM_UPDATE_ALL),

@@ -15,7 +15,6 @@ pub mod catalog;
 mod filter;
 mod matching;
 mod merkle;
-pub mod mistaken_murmur;
 mod murmur3;
 mod sequence;
 mod sizing;

@@ -8,34 +8,20 @@
 //! filter, `filteradd` without a filter, and payloads that do not decode.
 
 use super::builder::{
-    core_source, generated_source, mutant_answers, reference_outcome, Case, FileBuilder,
+    core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
     GroupBuilder, Outcome,
 };
-use super::matching::{core_transactions, MATCH_BUGS};
+use super::matching::core_transactions;
 use super::merkle::{core_block, display_txid};
 use super::synthetic::{element, foreign_outpoint, input, output_of, push, tx};
 use super::GenError;
 use crate::hex::Hex;
-use crate::mutants::Bug;
 use crate::ops::{
     MatchedTx, OpName, Output, Request, SequenceInput, SequenceOutput, Step, StepResult,
 };
 use crate::vectors::model::{Expectation, Phase, VectorFile};
 use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P2PUBKEY_ONLY};
 use bip37_reference::{Block, BloomFilter, FilterAdd, FilterLoad, Transaction};
-
-/// How a mistaken node handles the session (besides how it matches transactions).
-const NODE_BUGS: &[Bug] = &[
-    Bug::UpdatesNotPersisted,
-    Bug::FilterclearIgnored,
-    Bug::RejectedFilterloadReplaces,
-    Bug::FilteraddWithoutFilterAccepted,
-    Bug::MalformedMessagePunished,
-    Bug::NoFilterSizeLimit,
-    Bug::NoHashFuncLimit,
-    Bug::NoElementSizeLimit,
-    Bug::LimitOffByOne,
-];
 
 /// A step as the generator holds it: typed messages, not yet bytes.
 #[derive(Clone)]
@@ -87,7 +73,7 @@ fn session_case(
             "{slug}: the reference refuses the session"
         )));
     };
-    let mistaken = mutant_answers(&[NODE_BUGS, MATCH_BUGS].concat(), &request);
+    let mistaken = every_mutant(&request);
     Ok((
         Case::new(slug, Phase::Sequence, request, comment).mistaken(mistaken),
         faithful,

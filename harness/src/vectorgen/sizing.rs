@@ -6,25 +6,28 @@
 //! Core leaves undefined are `invalid`: that is the suite's policy (Core has undefined
 //! behaviour there, not a rejection), and their note says so.
 
-use super::builder::{core_source, generated_source, Case, FileBuilder, GroupBuilder, Outcome};
+use super::builder::{
+    core_source, every_mutant, generated_source, mutant_answers, reference_outcome, Case,
+    FileBuilder, GroupBuilder,
+};
 use super::GenError;
+use crate::mutants::Bug;
 use crate::ops::{
     BuildFilterInput, FilterInit, FpRate, OpName, Output, Request, SizingInput, SizingOutput,
 };
 use crate::vectors::model::{Expectation, Phase, VectorFile};
-use bip37_reference::sizing::{LN2, LN2_SQUARED};
-use bip37_reference::FilterLoad;
 
-/// The sizing mistakes the generated tests separate.
-const MISTAKES: &[&str] = &[
-    "FloatHashCount",
-    "SizeRoundedUp",
-    "HashCountFromRawBits",
-    "HashCountRounded",
-    "ForcedMinimumOneHash",
-    "NoHashFuncCap",
-    "NoFilterSizeCap",
-    "ByteCapAgainstBitLimit",
+/// The sizing mistakes the generated tests separate, each a mutant.
+const MISTAKES: &[Bug] = &[
+    Bug::FloatHashCount,
+    Bug::SizeRoundedUp,
+    Bug::HashCountFromRawBits,
+    Bug::HashCountRounded,
+    Bug::ForcedMinimumOneHash,
+    Bug::NoHashFuncCap,
+    Bug::NoFilterSizeCap,
+    Bug::ByteCapAgainstBitLimit,
+    Bug::BitCapAgainstByteLimit,
 ];
 
 /// Core-tested sizes: (file, line, test case, n, p, bytes, hash functions), read off the
@@ -178,10 +181,7 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
         "Undefined behaviour in Core (a division by zero, or a double outside (-1, 2^32) cast to unsigned int): Core has no answer and does not reject either; the suite requires a rejection.",
     );
     for &(n, p, slug, why) in UNDEFINED {
-        let request = Request::Sizing(SizingInput {
-            n_elements: n,
-            fp_rate: FpRate(p),
-        });
+        let request = sizing_request(n, p);
         let case = Case::new(
             format!("undefined-{slug}"),
             Phase::Sizing,
@@ -209,15 +209,20 @@ fn targeted_pairs() -> Result<Vec<(&'static str, u32, f64)>, GenError> {
     ];
     let grid: Vec<(u32, f64)> = ns.flat_map(|n| ps.iter().map(move |&p| (n, p))).collect();
     let separated = |n: u32, p: f64| -> Vec<&'static str> {
-        let right = mistaken_size(None, n, p);
-        MISTAKES
-            .iter()
-            .copied()
-            .filter(|m| mistaken_size(Some(m), n, p) != right)
+        let request = sizing_request(n, p);
+        let right = reference_outcome(&request);
+        mutant_answers(MISTAKES, &request)
+            .into_iter()
+            .filter(|(_, answer)| *answer != right)
+            .map(|(flag, _)| flag)
             .collect()
     };
     let mut pairs = vec![("FloatHashCount", 9, 0.01)];
-    for &target in MISTAKES.iter().filter(|&&m| m != "FloatHashCount") {
+    for target in MISTAKES
+        .iter()
+        .map(|b| b.flag())
+        .filter(|&m| m != "FloatHashCount")
+    {
         let alone = grid.iter().find(|&&(n, p)| separated(n, p) == [target]);
         let any = || {
             grid.iter()
@@ -228,117 +233,23 @@ fn targeted_pairs() -> Result<Vec<(&'static str, u32, f64)>, GenError> {
             .ok_or_else(|| GenError(format!("no (n, p) separates {target}")))?;
         pairs.push((target, n, p));
     }
-    for &(_, n, p) in &pairs {
-        if mistaken_size(None, n, p)
-            != bip37_reference::size_for(n, p)
-                .ok()
-                .map(|s| (s.filter_bytes as u64, s.hash_funcs as u64))
-        {
-            return Err(GenError(format!(
-                "the sizing model disagrees with the reference at n = {n}, p = {p}"
-            )));
-        }
-    }
     Ok(pairs)
 }
 
-/// Core's sizing with one `mistake` (or none): (bytes, hash functions), `None` where undefined.
-fn mistaken_size(mistake: Option<&str>, n: u32, p: f64) -> Option<(u64, u64)> {
-    let is = |m: &str| mistake == Some(m);
-    let raw_bits = -1.0 / LN2_SQUARED * f64::from(n) * p.ln();
-    // Core's cast to unsigned int is defined only from above -1 to below 2^32.
-    let out_of_range = raw_bits.is_nan() || raw_bits <= -1.0 || raw_bits >= 4_294_967_296.0;
-    if n == 0 || p.is_nan() || p <= 0.0 || out_of_range {
-        return None;
-    }
-    let cap = if is("NoFilterSizeCap") {
-        u64::MAX
-    } else if is("ByteCapAgainstBitLimit") {
-        36_000
-    } else {
-        288_000
-    };
-    let bits = (raw_bits as u64).min(cap);
-    let bytes = if is("SizeRoundedUp") {
-        bits.div_ceil(8)
-    } else {
-        bits / 8
-    };
-    let n = u64::from(n);
-    let per_element = if is("FloatHashCount") {
-        (bytes * 8) as f64 / n as f64
-    } else if is("HashCountFromRawBits") {
-        (bits / n) as f64
-    } else {
-        ((bytes * 8) / n) as f64
-    };
-    let funcs = per_element * LN2;
-    let funcs = if is("HashCountRounded") {
-        funcs.round()
-    } else {
-        funcs.trunc()
-    } as u64;
-    let funcs = if is("NoHashFuncCap") {
-        funcs
-    } else {
-        funcs.min(50)
-    };
-    let funcs = if is("ForcedMinimumOneHash") {
-        funcs.max(1)
-    } else {
-        funcs
-    };
-    Some((bytes, funcs))
-}
-
-/// The outcome of a mistaken sizing as `output` presents it: a rejection where the model has no
-/// size, a fault where the size does not fit the output's 32-bit fields.
-fn answer(size: Option<(u64, u64)>, output: impl FnOnce(u32, u32) -> Output) -> Outcome {
-    match size.map(|(b, k)| (u32::try_from(b), u32::try_from(k))) {
-        Some((Ok(filter_bytes), Ok(hash_funcs))) => Outcome::Ok(output(filter_bytes, hash_funcs)),
-        Some(_) => Outcome::Fault,
-        None => Outcome::Rejected,
-    }
-}
-
-fn size_answer(size: Option<(u64, u64)>) -> Outcome {
-    answer(size, |filter_bytes, hash_funcs| {
-        Output::Sizing(SizingOutput {
-            filter_bytes,
-            hash_funcs,
-        })
+fn sizing_request(n: u32, p: f64) -> Request {
+    Request::Sizing(SizingInput {
+        n_elements: n,
+        fp_rate: FpRate(p),
     })
 }
 
-/// The payload of an empty filter of the mistaken size (tweak 0, flags 0).
-fn payload_answer(size: Option<(u64, u64)>) -> Outcome {
-    answer(size, |filter_bytes, hash_funcs| {
-        let load = FilterLoad {
-            data: vec![0; filter_bytes as usize],
-            hash_funcs,
-            tweak: 0,
-            flags: 0,
-        };
-        Output::BuildFilter(crate::ops::BuildFilterOutput {
-            filterload: load.encode().into(),
-            contains: Vec::new(),
-        })
-    })
-}
-
-fn serialized_size(n: u32, p: f64) -> u64 {
-    mistaken_size(None, n, p).map_or(0, |(bytes, _)| bytes)
+fn serialized_size(n: u32, p: f64) -> u32 {
+    bip37_reference::size_for(n, p).map_or(0, |size| size.filter_bytes)
 }
 
 fn sizing_case(n: u32, p: f64, prefix: &str, targets: &[&'static str]) -> Case {
-    let request = Request::Sizing(SizingInput {
-        n_elements: n,
-        fp_rate: FpRate(p),
-    });
-    let mistaken = MISTAKES
-        .iter()
-        .map(|&m| (m, size_answer(mistaken_size(Some(m), n, p))))
-        .collect();
+    let request = sizing_request(n, p);
+    let mistaken = every_mutant(&request);
     Case::new(
         format!("{prefix}-n{n}-p{p:?}"),
         Phase::Sizing,
@@ -360,10 +271,7 @@ fn build_case(n: u32, p: f64, prefix: &str, targets: &[&'static str]) -> Case {
         insert: Vec::new(),
         queries: Vec::new(),
     });
-    let mistaken = MISTAKES
-        .iter()
-        .map(|&m| (m, payload_answer(mistaken_size(Some(m), n, p))))
-        .collect();
+    let mistaken = every_mutant(&request);
     Case::new(
         format!("{prefix}-payload-n{n}-p{p:?}"),
         Phase::Sizing,

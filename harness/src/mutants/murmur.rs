@@ -1,11 +1,11 @@
-//! MurmurHash3 as mistaken ports compute it: one switch per classic mistake, so the generator
-//! can show that a vector's expected hash differs from the mistaken one.
+//! MurmurHash3 as mistaken ports compute it: one switch per classic mistake, the hash the
+//! hashing mutants use (and through them the generator's flags).
 //!
 //! The state is kept in 64 bits and masked to 32 after each step, the way scripting-language
 //! ports write it. A seed that was never wrapped to 32 bits (see `SeedNotWrapped`) therefore
 //! leaks its high bits into the low ones wherever a right shift or rotation reads them, as an
 //! unmasked `rotl32` or `h ^= h >> 16` does. With every switch off and a 32-bit seed this is
-//! plain MurmurHash3 x86_32 (the modules check that against the reference before trusting it).
+//! plain MurmurHash3 x86_32 (a test below checks that against the reference).
 
 const MASK: u64 = 0xffff_ffff;
 const C1: u64 = 0xcc9e_2d51;
