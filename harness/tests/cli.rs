@@ -2,19 +2,7 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn conform(args: &[&str]) -> Output {
-    Command::new(common::conform_binary())
-        .args(args)
-        .output()
-        .expect("bip37-conform runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
+use common::{code, conform};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -229,19 +217,7 @@ fn expectations_turn_known_failures_into_expected_ones_and_only_shrink() {
     let file = file.to_str().unwrap();
     let v = vectors();
     let garbage = adapter("garbage");
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            "--impl",
-            &garbage,
-            "--vectors",
-            &v,
-            "--expectations",
-            file,
-        ];
-        args.extend_from_slice(extra);
-        conform(&args)
-    };
+    let run = |extra: &[&str]| common::run_with_expectations(&garbage, &v, file, extra);
     // The update run is judged against the file as it was before (none): a failure.
     let out = run(&["--update-expectations"]);
     assert_eq!(code(&out), 1, "{}", text(&out.stderr));
@@ -299,8 +275,5 @@ fn help_documents_the_exit_codes() {
 }
 
 fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::tempdir(&format!("cli-{name}"))
 }

@@ -3,19 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn conform(args: &[&str]) -> Output {
-    Command::new(common::conform_binary())
-        .args(args)
-        .output()
-        .expect("bip37-conform runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
+use common::{code, conform, run_with_expectations};
+use std::path::PathBuf;
+use std::process::Output;
 
 fn all_text(output: &Output) -> String {
     format!(
@@ -94,33 +84,23 @@ fn a_hello_with_no_known_operation_exercises_nothing() {
 #[test]
 fn an_implementation_answering_unsupported_to_everything_exercises_nothing() {
     let everything = hollow("unsupported", &["murmur3", "hashSeed", "sizing"]);
-    let out = conform(&["run", "--impl", &everything, "--vectors", &vectors()]);
+    let v = vectors();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--impl", &everything, "--vectors", &v];
+        args.extend_from_slice(extra);
+        conform(&args)
+    };
+    let out = run(&[]);
     assert_exit(
         &out,
         NOTHING_EXERCISED,
         "answered `unsupported` to every test it was sent (6)",
     );
-    let out = conform(&[
-        "run",
-        "--impl",
-        &everything,
-        "--vectors",
-        &vectors(),
-        "--format",
-        "json",
-    ]);
+    let out = run(&["--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["conformance"], "nothingExercised");
     // Claimed operations none of the selected tests ask.
-    let out = conform(&[
-        "run",
-        "--impl",
-        &everything,
-        "--vectors",
-        &vectors(),
-        "--op",
-        "bitIndexes",
-    ]);
+    let out = run(&["--op", "bitIndexes"]);
     assert_exit(
         &out,
         NOTHING_EXERCISED,
@@ -164,24 +144,10 @@ fn fuzzing_an_implementation_that_supports_nothing_is_not_a_success() {
 
 #[test]
 fn recorded_crashes_never_make_a_green_gate() {
-    let dir = tempdir("crashes");
-    let file = dir.join("crash.toml");
-    let file = file.to_str().unwrap();
+    let file = &expectations_file("crashes");
     let crashing = hollow("crash", &["murmur3", "hashSeed"]);
     let v = vectors();
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            "--impl",
-            &crashing,
-            "--vectors",
-            &v,
-            "--expectations",
-            file,
-        ];
-        args.extend_from_slice(extra);
-        conform(&args)
-    };
+    let run = |extra: &[&str]| run_with_expectations(&crashing, &v, file, extra);
     // The update run says what the run was before the file: crashes.
     let out = run(&["--update-expectations"]);
     assert_exit(&out, 3, "5 crashes and timeouts left out: --record-crashes");
@@ -205,35 +171,14 @@ fn recorded_crashes_never_make_a_green_gate() {
 
 #[test]
 fn a_pinned_operation_that_stops_being_answered_fails_the_gate() {
-    let dir = tempdir("pinned");
-    let file = dir.join("pinned.toml");
-    let file = file.to_str().unwrap();
+    let file = &expectations_file("pinned");
     let v = vectors();
     let template = format!(
         "python3 {}/../adapters/template.py",
         env!("CARGO_MANIFEST_DIR")
     );
-    let gate = |implementation: &str| {
-        conform(&[
-            "run",
-            "--impl",
-            implementation,
-            "--vectors",
-            &v,
-            "--expectations",
-            file,
-        ])
-    };
-    let out = conform(&[
-        "run",
-        "--impl",
-        &template,
-        "--vectors",
-        &v,
-        "--expectations",
-        file,
-        "--update-expectations",
-    ]);
+    let gate = |implementation: &str| run_with_expectations(implementation, &v, file, &[]);
+    let out = run_with_expectations(&template, &v, file, &["--update-expectations"]);
     assert_eq!(code(&out), 0, "{}", all_text(&out));
     let written = std::fs::read_to_string(file).unwrap();
     assert!(
@@ -274,7 +219,9 @@ fn run_with_a_vector_directory_lints_it_first() {
     )
     .unwrap();
     let d = dir.to_string_lossy().into_owned();
-    let out = conform(&["run", "--impl", "/nonexistent/adapter", "--vectors", &d]);
+    // An implementation that rejects everything would pass the test marked invalid.
+    let always_reject = hollow("reject", &["murmur3", "hashSeed"]);
+    let out = conform(&["run", "--impl", &always_reject, "--vectors", &d]);
     assert_exit(&out, 4, "nothing was run");
     let text = all_text(&out);
     assert!(text.contains("mini/murmur3-empty"), "{text}");
@@ -283,9 +230,12 @@ fn run_with_a_vector_directory_lints_it_first() {
     assert_eq!(code(&out), 4);
 }
 
+/// The path of an expectations file, not yet written, in a fresh directory.
+fn expectations_file(name: &str) -> String {
+    let path = tempdir(name).join("expectations.toml");
+    path.to_string_lossy().into_owned()
+}
+
 fn tempdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("false-green-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::tempdir(&format!("false-green-{name}"))
 }

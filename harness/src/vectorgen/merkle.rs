@@ -268,34 +268,22 @@ fn generated_merkle_blocks() -> Result<GroupBuilder, GenError> {
         group.generated(case.targets(targets), Expectation::Valid);
     }
     let single = block(vec![unrelated]);
-    let (case, _) = merkle_block_case(
-        "empty-filter-matches-all",
-        FilterInit::Loaded {
-            data: Hex(Vec::new()),
-            hash_funcs: 0,
-            tweak: 0,
-            flags: BLOOM_UPDATE_ALL,
-        },
-        Vec::new(),
-        &chain,
-        "A filter of no bytes matches every transaction and is never updated.",
-    )?;
-    group.generated(case, Expectation::Valid);
     // With a hash function, an implementation without the empty-filter guard hashes into the
     // 0 bits (the division by zero of CVE-2013-5700); with none it never hashes.
-    let (case, _) = merkle_block_case(
-        "empty-filter-one-function-matches-all",
-        FilterInit::Loaded {
+    let empty_filters: [(&str, u32, &[&str], &str); 2] = [
+        ("empty-filter-matches-all", 0, &[], "A filter of no bytes matches every transaction and is never updated."),
+        ("empty-filter-one-function-matches-all", 1, &["NoEmptyFilterGuard"], "A filter of no bytes and 1 hash function matches every transaction and is never updated."),
+    ];
+    for (slug, hash_funcs, targets, comment) in empty_filters {
+        let filter = FilterInit::Loaded {
             data: Hex(Vec::new()),
-            hash_funcs: 1,
+            hash_funcs,
             tweak: 0,
             flags: BLOOM_UPDATE_ALL,
-        },
-        Vec::new(),
-        &chain,
-        "A filter of no bytes and 1 hash function matches every transaction and is never updated.",
-    )?;
-    group.generated(case.targets(&["NoEmptyFilterGuard"]), Expectation::Valid);
+        };
+        let (case, _) = merkle_block_case(slug, filter, Vec::new(), &chain, comment)?;
+        group.generated(case.targets(targets), Expectation::Valid);
+    }
     let (case, _) = merkle_block_case(
         "single-transaction-no-match",
         core_filter(BLOOM_UPDATE_ALL),

@@ -2,7 +2,8 @@
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 use bip37_harness::vectors::{load_file, LoadedTest};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// A file under `harness/tests/fixtures/`.
 pub fn fixture(path: &str) -> PathBuf {
@@ -36,4 +37,46 @@ pub fn adapter(name: &str) -> Vec<String> {
 /// The `bip37-conform` binary built for the tests.
 pub fn conform_binary() -> &'static str {
     env!("CARGO_BIN_EXE_bip37-conform")
+}
+
+/// Runs `bip37-conform` with `args` and waits for it.
+pub fn conform(args: &[&str]) -> Output {
+    Command::new(conform_binary())
+        .args(args)
+        .output()
+        .expect("bip37-conform runs")
+}
+
+/// The exit code of a `bip37-conform` that exited.
+pub fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited normally")
+}
+
+/// `bip37-conform run` of `implementation` over `vectors` with the expectations file `file`,
+/// and `extra` arguments.
+pub fn run_with_expectations(
+    implementation: &str,
+    vectors: &str,
+    file: &str,
+    extra: &[&str],
+) -> Output {
+    let mut args = vec![
+        "run",
+        "--impl",
+        implementation,
+        "--vectors",
+        vectors,
+        "--expectations",
+        file,
+    ];
+    args.extend_from_slice(extra);
+    conform(&args)
+}
+
+/// A fresh, empty directory called `name` under the test target's scratch directory.
+pub fn tempdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
