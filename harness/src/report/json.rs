@@ -61,6 +61,7 @@ fn result_value(result: &TestResult) -> Value {
         "answer": answer_value(&result.answer),
         "difference": result.difference,
         "diagnosis": result.diagnosis,
+        "policy": Some(super::policy(&test.case.flags)).filter(|p| !p.is_empty()),
         "durationMs": result.duration.as_secs_f64() * 1e3,
     })
 }
