@@ -7,7 +7,7 @@
 use bip37_harness::cli::vector_set;
 use bip37_harness::implementation::{Answer, Implementation};
 use bip37_harness::mutants::{Bug, Mutant};
-use bip37_harness::ops::{BuildFilterInput, FilterInit, Output, Request};
+use bip37_harness::ops::{BuildFilterInput, FilterInit, OpName, Output, Request, SizingInput};
 use bip37_harness::reference_impl::Reference;
 use bip37_harness::runner::verdict::judge;
 use bip37_harness::runner::State;
@@ -72,6 +72,72 @@ fn every_bug_serialization_shows_has_a_vector_without_queries() {
         missing.is_empty(),
         "serialization shows these bugs, but every buildFilter vector that does also asks \
          contains: {missing:?}"
+    );
+}
+
+/// The same question asked of the operations that can ask it: a payload of either decode or
+/// accept operation, a sizing and the empty filter it sizes.
+fn asked_elsewhere(request: &Request) -> Option<Request> {
+    Some(match request {
+        Request::FilterloadDecode(i) => Request::FilterloadAccept(i.clone()),
+        Request::FilterloadAccept(i) => Request::FilterloadDecode(i.clone()),
+        Request::FilteraddDecode(i) => Request::FilteraddAccept(i.clone()),
+        Request::FilteraddAccept(i) => Request::FilteraddDecode(i.clone()),
+        Request::Sizing(i) => Request::BuildFilter(BuildFilterInput {
+            filter: FilterInit::Sized {
+                n_elements: i.n_elements,
+                fp_rate: i.fp_rate,
+                tweak: 0,
+                flags: 0,
+            },
+            insert: Vec::new(),
+            queries: Vec::new(),
+        }),
+        Request::BuildFilter(BuildFilterInput {
+            filter:
+                FilterInit::Sized {
+                    n_elements,
+                    fp_rate,
+                    ..
+                },
+            ..
+        }) => Request::Sizing(SizingInput {
+            n_elements: *n_elements,
+            fp_rate: *fp_rate,
+        }),
+        _ => return None,
+    })
+}
+
+/// Every bug class that an operation can show (some vector's question, asked of that
+/// operation, gets another answer from the mutant) is failed by a vector of that operation: an
+/// implementation offering only that operation meets every bug it can have.
+#[test]
+fn every_operation_that_can_show_a_bug_has_a_vector_showing_it() {
+    let tests = suite();
+    let elsewhere: Vec<Request> = tests
+        .iter()
+        .filter_map(|t| asked_elsewhere(&t.request))
+        .collect();
+    let mut missing = Vec::new();
+    for &bug in Bug::ALL {
+        for &op in OpName::ALL {
+            let can_show = elsewhere
+                .iter()
+                .filter(|r| r.op() == op)
+                .any(|r| differ(&Mutant { bug }.execute(r), &Reference.execute(r)));
+            let shown = tests
+                .iter()
+                .filter(|t| t.request.op() == op)
+                .any(|t| fails(bug, t));
+            if can_show && !shown {
+                missing.push(format!("{} {op}", bug.flag()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "these operations can show these bugs, but no vector of theirs does: {missing:?}"
     );
 }
 

@@ -165,15 +165,34 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
         generated_source("sizing", "the sizing mistakes as they show in a filterload payload"),
         "An empty filter sized from (n, p), serialized: its length and hash function count carry the sizing.",
     );
-    for &(target, n, p) in targeted
-        .iter()
-        .filter(|&&(_, n, p)| serialized_size(n, p) < 1000)
-    {
+    // One payload per (n, p): small ones, and every cap, whose payloads are large but which a
+    // library without a `sizing` entry point must meet too.
+    let caps = [
+        "NoFilterSizeCap",
+        "ByteCapAgainstBitLimit",
+        "BitCapAgainstByteLimit",
+    ];
+    let mut asked: Vec<(u32, f64)> = Vec::new();
+    for &(target, n, p) in &targeted {
+        if asked.contains(&(n, p)) || !(serialized_size(n, p) < 1000 || caps.contains(&target)) {
+            continue;
+        }
+        asked.push((n, p));
+        let targets: Vec<&'static str> = targeted
+            .iter()
+            .filter(|&&(_, n2, p2)| (n2, p2) == (n, p))
+            .map(|&(t, _, _)| t)
+            .collect();
         group.generated(
-            build_case(n, p, &kebab(target), &[target]),
+            build_case(n, p, &kebab(target), &targets),
             Expectation::Valid,
         );
     }
+    // Sizing Core leaves undefined, asked of a filter.
+    group.generated(
+        build_case(5, 2.0, "undefined", &["UndefinedSizing"]),
+        Expectation::Invalid,
+    );
     file.group(group);
     let mut group = GroupBuilder::new(
         OpName::Sizing,

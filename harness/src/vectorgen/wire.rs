@@ -41,6 +41,7 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
     file.group(filterload_decode()?);
     file.group(filteradd_decode()?);
     file.group(accept_generated()?);
+    file.group(filteradd_accept_generated()?);
     file.finish()
 }
 
@@ -522,14 +523,43 @@ fn accept_generated() -> Result<GroupBuilder, GenError> {
         ),
     ];
     add_rows(&mut group, op, Phase::Limits, rows)?;
-    let truncated: Vec<MessageRow> = vec![(
-        "truncated",
-        hex("03614e9b0500000000000000")?,
-        Expectation::Invalid,
-        &["TruncationNotDetected"],
-        "the flags byte is missing: the decode fails before any limit",
-    )];
-    add_rows(&mut group, op, Phase::Decode, truncated)?;
+    // The decoding mistakes asked of the accept operation alone: a node that offers no
+    // decode-only entry point must still meet them.
+    let decoding: Vec<MessageRow> = vec![
+        (
+            "truncated",
+            hex("03614e9b0500000000000000")?,
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "the flags byte is missing: the decode fails before any limit",
+        ),
+        (
+            "non-canonical-fd-252",
+            [
+                &hex("fdfc00")?[..],
+                &filterload(vec![0x5a; 252], 2, 0, 0)[1..],
+            ]
+            .concat(),
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize", "CompactSizeBoundaryEarly"],
+            "252 written as fd fc 00: refused while decoding",
+        ),
+        (
+            "huge-length-prefix",
+            hex("fe00000002aa")?,
+            Expectation::Invalid,
+            &["UntrustedLengthAllocation"],
+            "a length of 0x02000000 with one byte present: refused without allocating it",
+        ),
+        (
+            "big-endian-tweak",
+            filterload(vec![0x07; 3], 3, 0x0102_0304, 0),
+            Expectation::Valid,
+            &["BigEndianTweak"],
+            "nTweak 0x01020304 is read little-endian",
+        ),
+    ];
+    add_rows(&mut group, op, Phase::Decode, decoding)?;
     let c = case(
         op,
         "flags-255",
@@ -539,5 +569,40 @@ fn accept_generated() -> Result<GroupBuilder, GenError> {
     )?
     .notes(&["RawFlagsByte"]);
     group.generated(c, Expectation::Acceptable);
+    Ok(group)
+}
+
+/// The decoding mistakes asked of `filteraddAccept` alone.
+fn filteradd_accept_generated() -> Result<GroupBuilder, GenError> {
+    let op = OpName::FilteraddAccept;
+    let mut group = GroupBuilder::new(
+        op,
+        generated_source("wire", "decode failures in the filteradd accept path"),
+        "Decode, then the 520-byte limit: a node without a decode-only entry point meets the decoding mistakes here.",
+    );
+    let rows: Vec<MessageRow> = vec![
+        (
+            "truncated",
+            hex("03aabb")?,
+            Expectation::Invalid,
+            &["TruncationNotDetected"],
+            "3 bytes announced, 2 present",
+        ),
+        (
+            "non-canonical-fd-252",
+            [&hex("fdfc00")?[..], &[0x11; 252][..]].concat(),
+            Expectation::Invalid,
+            &["NonCanonicalCompactSize", "CompactSizeBoundaryEarly"],
+            "252 written as fd fc 00",
+        ),
+        (
+            "huge-length-prefix",
+            hex("fe00000002aa")?,
+            Expectation::Invalid,
+            &["UntrustedLengthAllocation"],
+            "a length of 0x02000000 with one byte present",
+        ),
+    ];
+    add_rows(&mut group, op, Phase::Decode, rows)?;
     Ok(group)
 }
