@@ -97,8 +97,10 @@ pub fn describe_answer(answer: &Answer<Output>) -> String {
     }
 }
 
-/// What the suite's policy, rather than Core, decides about a test with these flags (the
-/// `policy` of their catalog notes), or an empty string when Core decides all of it.
+/// What the suite's policy, rather than Core, decides about a test with these flags: the
+/// `policy` of the suite's own notes for them (the bug-class registry and the divergences),
+/// or an empty string when Core decides all of it. Flags the suite does not define (in a
+/// `--vectors DIR` of one's own) have no policy here.
 pub fn policy(flags: &[String]) -> String {
     let policies: Vec<String> = flags
         .iter()
