@@ -119,6 +119,8 @@ fn a_selection_of_no_test_exercises_nothing_unless_allowed() {
             NOTHING_EXERCISED,
             "nothing was exercised: the selection picks no test",
         );
+        let typo = format!("warning: {} {}", selection[0], selection[1]);
+        assert_exit(&out, NOTHING_EXERCISED, &typo);
         args.push("--allow-empty");
         assert_exit(&conform(&args), 0, "conformant");
     }

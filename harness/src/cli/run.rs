@@ -72,6 +72,8 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     let mut run = raw;
     run.allow_empty = args.allow_empty;
+    run.warnings
+        .extend(args.select.selection().unmatched(&tests));
     expectations.apply(&mut run, &known);
     let colour = match args.color {
         Colour::Always => true,

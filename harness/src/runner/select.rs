@@ -29,6 +29,22 @@ impl Selection {
             && any(&self.operations, |o| *o == test.request.op())
     }
 
+    /// Warnings for the criteria that can never match: an id glob no test matches, a flag no
+    /// test carries (usually a typo, which would otherwise select nothing silently).
+    pub fn unmatched(&self, tests: &[LoadedTest]) -> Vec<String> {
+        let globs = self
+            .ids
+            .iter()
+            .filter(|g| !tests.iter().any(|t| glob_matches(g, &t.case.id)))
+            .map(|g| format!("--id {g} matches no test"));
+        let flags = self
+            .flags
+            .iter()
+            .filter(|f| !tests.iter().any(|t| t.case.flags.contains(f)))
+            .map(|f| format!("--flag {f} is carried by no test"));
+        globs.chain(flags).collect()
+    }
+
     /// The selected tests, in vector order.
     pub fn apply<'a>(&self, tests: &'a [LoadedTest]) -> Vec<&'a LoadedTest> {
         tests.iter().filter(|t| self.matches(t)).collect()
