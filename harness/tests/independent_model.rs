@@ -1,0 +1,193 @@
+//! The diagnosis checked against mistakes it was not built around: an independent BIP 37
+//! model written in Python from the Core facts (`tests/independent/bip37_model.py`, not from
+//! the reference's code) runs through the subprocess protocol once per planted mistake. Every
+//! mistake must fail some test, and every failure must be diagnosed as the planted class or as
+//! "no known bug class": a wrong name is a failure of this test, an honest "unknown" is not.
+//!
+//! `PLANTED` is the expected mapping. A mistake the mutants model names its class; a variant
+//! they do not model (a seed reduced mod 2^31, a CompactSize one step early, a rejection at the
+//! wrong stage, a crash) expects no class until a mutant for it exists: then move its entry
+//! from `&[]` to the new class's flag.
+
+use bip37_harness::cli::vector_set;
+use bip37_harness::diagnosis::annotate;
+use bip37_harness::runner::{run_tests, RunOptions};
+use bip37_harness::subprocess::{ClientConfig, Subprocess};
+use bip37_harness::vectors::LoadedTest;
+use std::process::Command;
+
+mod common;
+
+/// Planted mistakes (joined by `+` when several at once) and the bug classes the diagnosis may
+/// name for their failures; `&[]`: it must name none ("no known bug class explains this").
+const PLANTED: &[(&str, &[&str])] = &[
+    ("murmur-big-endian-blocks", &["BigEndianBlocks"]),
+    ("murmur-tail-reversed", &["MurmurTail"]),
+    ("murmur-signed-tail", &["SignExtendedTail"]),
+    ("seed-mod-2-31", &[]),
+    ("float-hash-count", &["FloatHashCount"]),
+    // Rounds the bits up before truncating them: the mutant's size in most tests, not in all.
+    ("size-rounded-up", &["SizeRoundedUp"]),
+    ("no-hash-func-cap", &["NoHashFuncCap"]),
+    ("no-filter-size-cap", &["NoFilterSizeCap"]),
+    ("msb-first-bits", &["MsbFirstBits"]),
+    ("modulus-by-bytes", &["ModulusByBytes"]),
+    ("big-endian-tweak", &["BigEndianTweak"]),
+    ("compact-size-early", &[]),
+    ("big-endian-length", &["BigEndianLength"]),
+    ("non-canonical-accepted", &["NonCanonicalCompactSize"]),
+    ("zero-hash-funcs-refused", &[]),
+    ("no-filter-size-limit", &["NoFilterSizeLimit"]),
+    ("no-hash-func-limit", &["NoHashFuncLimit"]),
+    ("limits-exclusive", &["LimitOffByOne"]),
+    ("crash-on-empty-filter", &[]),
+    ("flags-written-as-bit", &[]),
+    ("without-contains+msb-first-bits", &["MsbFirstBits"]),
+    (
+        "msb-first-bits+big-endian-tweak",
+        &["MsbFirstBits", "BigEndianTweak"],
+    ),
+    (
+        "float-hash-count+no-hash-func-cap",
+        &["FloatHashCount", "NoHashFuncCap"],
+    ),
+    (
+        "no-hash-func-cap+no-filter-size-cap",
+        &["NoHashFuncCap", "NoFilterSizeCap"],
+    ),
+    (
+        "murmur-tail-reversed+modulus-by-bytes",
+        &["MurmurTail", "ModulusByBytes"],
+    ),
+    ("seed-mod-2-31+big-endian-tweak", &["BigEndianTweak"]),
+    // Refusing 0 hash functions hides the missing size limit: the 36,001-byte vector has 0.
+    ("zero-hash-funcs-refused+no-filter-size-limit", &[]),
+    (
+        "crash-on-empty-filter+no-hash-func-limit",
+        &["NoHashFuncLimit"],
+    ),
+];
+
+/// The model's path.
+fn model() -> String {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/independent/bip37_model.py"
+    )
+    .to_string()
+}
+
+/// The model's command line with `planted` mistakes.
+fn argv(planted: &str) -> Vec<String> {
+    let mut argv = vec!["python3".to_string(), model()];
+    for name in planted.split('+').filter(|n| !n.is_empty()) {
+        argv.extend(["--mistake".to_string(), name.to_string()]);
+    }
+    argv
+}
+
+/// What went wrong with one planted mistake's diagnosis, if anything.
+fn check(planted: &str, allowed: &[&str], tests: &[&LoadedTest]) -> Option<String> {
+    let mut child = Subprocess::start(ClientConfig::new(argv(planted))).expect("the model starts");
+    let mut run = run_tests(tests, &mut child, &RunOptions::default());
+    drop(child);
+    let diagnosis = annotate(&mut run.results);
+    if diagnosis.failures.is_empty() {
+        return Some(format!("{planted}: fails no test"));
+    }
+    let mut wrong: Vec<String> = diagnosis
+        .failures
+        .iter()
+        .filter_map(|&i| {
+            let named = diagnosis.named(i);
+            let stray: Vec<&str> = named
+                .iter()
+                .map(|b| b.flag())
+                .filter(|f| !allowed.contains(f))
+                .collect();
+            (!stray.is_empty()).then(|| {
+                format!(
+                    "{planted}: {} diagnosed as {stray:?}: {}",
+                    tests[i].case.id,
+                    diagnosis.of_failure(i)
+                )
+            })
+        })
+        .collect();
+    let top = diagnosis.top().map(|b| b.flag());
+    if top.is_some_and(|t| !allowed.contains(&t)) || (top.is_none() && !allowed.is_empty()) {
+        wrong.push(format!(
+            "{planted}: the run is diagnosed as {top:?}, expected one of {allowed:?}: {}",
+            diagnosis.summary()
+        ));
+    }
+    (!wrong.is_empty()).then(|| wrong.join("\n"))
+}
+
+#[test]
+fn every_planted_mistake_fails_and_is_named_right_or_unknown() {
+    let tests: Vec<LoadedTest> = vector_set::load_files(None)
+        .expect("the vectors load")
+        .into_iter()
+        .flat_map(|f| f.tests)
+        .collect();
+    let tests: Vec<&LoadedTest> = tests.iter().collect();
+    // A run mostly waits for the child (start, answers, exit): a few at a time.
+    let problems: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = PLANTED
+            .chunks(PLANTED.len().div_ceil(4))
+            .map(|chunk| {
+                let tests = &tests;
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|(planted, allowed)| check(planted, allowed, tests))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a checking thread"))
+            .collect()
+    });
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_model_without_mistakes_is_conformant_and_each_mistake_exists() {
+    let status = Command::new(common::conform_binary())
+        .args(["run", "--impl", &format!("python3 {}", model())])
+        .output()
+        .expect("bip37-conform runs");
+    assert_eq!(
+        status.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+    let listed = Command::new("python3")
+        .args([model().as_str(), "--list"])
+        .output()
+        .expect("the model lists its mistakes");
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let names: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    assert!(names.len() >= 15, "{names:?}");
+    for (planted, _) in PLANTED {
+        for name in planted.split('+') {
+            assert!(
+                names.contains(&name),
+                "{name} is not a mistake of the model"
+            );
+        }
+    }
+    let planted: Vec<&str> = PLANTED.iter().flat_map(|(p, _)| p.split('+')).collect();
+    let untested: Vec<&&str> = names.iter().filter(|n| !planted.contains(n)).collect();
+    assert!(
+        untested.is_empty(),
+        "mistakes no table entry plants: {untested:?}"
+    );
+}
