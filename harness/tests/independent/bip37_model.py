@@ -97,10 +97,8 @@ class Model:
             k = (rotl((k * c1) & MASK32, 15) * c2) & MASK32
             h ^= k
         h ^= len(data)
-        h ^= h >> 16
-        h = (h * 0x85EBCA6B) & MASK32
-        h ^= h >> 13
-        h = (h * 0xC2B2AE35) & MASK32
+        for shift, multiplier in ((16, 0x85EBCA6B), (13, 0xC2B2AE35)):
+            h = ((h ^ (h >> shift)) * multiplier) & MASK32
         return h ^ (h >> 16)
 
     def seed(self, index, tweak):
