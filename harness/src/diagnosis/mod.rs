@@ -296,20 +296,32 @@ impl Diagnosis {
                 text
             }
             Some(Verdict::Fields(parts)) => {
+                let heads: Vec<String> = parts
+                    .iter()
+                    .map(|(bug, fields)| format!("{} (`{}`)", bug.flag(), fields.join("`, `")))
+                    .collect();
+                let mutants: Vec<String> = parts
+                    .iter()
+                    .map(|(bug, _)| format!("mutant:{}", bug.name()))
+                    .collect();
                 let each: Vec<String> = parts
                     .iter()
-                    .map(|(bug, fields)| {
+                    .map(|(bug, _)| {
                         format!(
-                            "{} for `{}`: {} (mutant:{} gets exactly those fields wrong so; {})",
+                            "{}: {} ({})",
                             bug.flag(),
-                            fields.join("`, `"),
                             bug.explanation(),
-                            bug.name(),
                             self.support(*bug)
                         )
                     })
                     .collect();
-                format!("likely {}", each.join("; and "))
+                format!(
+                    "likely {} mistakes at once: {}, each field wrong exactly as {} get it wrong; {}",
+                    parts.len(),
+                    heads.join(" and "),
+                    mutants.join(" and "),
+                    each.join("; ")
+                )
             }
         }
     }

@@ -221,7 +221,9 @@ fn each_wrong_field_is_explained_on_its_own() {
     assert_eq!(named, [Bug::SizeRoundedUp, Bug::NoHashFuncCap], "{d:?}");
     let text = d.of_failure(0);
     assert!(
-        text.contains("for `filterBytes`") && text.contains("for `hashFuncs`"),
+        text.starts_with("likely 2 mistakes at once: ")
+            && text.contains("SizeRoundedUp (`filterBytes`)")
+            && text.contains("NoHashFuncCap (`hashFuncs`)"),
         "{text}"
     );
 }
