@@ -263,9 +263,12 @@ impl Diagnosis {
         };
         let mut text = format!(
             "the class explains {} of {} failures",
-            f.explained(),
+            f.exact.len(),
             self.failures.len()
         );
+        if !f.partial.is_empty() {
+            text.push_str(&format!(" and {} more in part", f.partial.len()));
+        }
         if f.false_alarms > 0 {
             text.push_str(&format!(
                 " and fails {} tests this implementation passes",
@@ -341,11 +344,11 @@ impl Diagnosis {
                 let mut text = format!(
                     "likely {} ({} of {total} failures explained by mutant:{}",
                     best.bug.flag(),
-                    best.explained(),
+                    best.exact.len(),
                     best.bug.name()
                 );
                 if !best.partial.is_empty() {
-                    text.push_str(&format!(", {} of them in part", best.partial.len()));
+                    text.push_str(&format!(" and {} more in part", best.partial.len()));
                 }
                 text.push(')');
                 if unknown > 0 {
