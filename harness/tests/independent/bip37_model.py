@@ -109,9 +109,7 @@ class Model:
 
     def sizing(self, n, rate):
         """(bytes, hash functions) for n elements at false-positive rate `rate`."""
-        # The suite's policy for inputs Core leaves undefined: n = 0, a rate outside (0, 1),
-        # and a bit count that does not fit the 32-bit conversion.
-        if n == 0 or not (0.0 < rate < 1.0):
+        if n == 0 or not defined_rate(rate):
             raise Rejected("parameters", f"no defined filter for n = {n}, p = {rate}")
         bits = -1 / LN2SQUARED * n * math.log(rate)
         if bits > MASK32:
@@ -253,6 +251,13 @@ class Reader:
         chunk = self.payload[self.at:self.at + n]
         self.at += n
         return chunk
+
+
+def defined_rate(rate):
+    """The rates the suite sizes: Core computes log(rate), so a rate of 0 or less, NaN or an
+    infinity has no defined filter, nor (the suite's vectors say so today) a rate of 1 or more.
+    The bit count must also fit Core's 32-bit conversion (checked in `sizing`)."""
+    return 0.0 < rate < 1.0
 
 
 def rate_of(value):
