@@ -374,14 +374,18 @@ impl Diagnosis {
 pub fn annotate(results: &mut [TestResult]) -> Diagnosis {
     let tests: Vec<&LoadedTest> = results.iter().map(|r| &r.test).collect();
     let answers: Vec<&Answer<Output>> = results.iter().map(|r| &r.answer).collect();
-    let failing: Vec<bool> = (0..tests.len())
-        .map(|i| evidence(tests[i], answers[i]).is_some())
+    let shown: Vec<Option<Evidence>> = (0..tests.len())
+        .map(|i| evidence(tests[i], answers[i]))
         .collect();
-    let mut book = MutantAnswers::compute(&tests, Bug::ALL, |i| failing[i]);
-    let fitting: Vec<Bug> = diagnose(&tests, &answers, &book)
-        .findings
+    let mut book = MutantAnswers::compute(&tests, Bug::ALL, |i| shown[i].is_some());
+    let fits = |bug: Bug, i: usize| {
+        let theirs = book.of(bug)[i].as_ref().and_then(|m| evidence(tests[i], m));
+        matches!((&shown[i], theirs), (Some(ours), Some(t)) if fit(ours, &t).is_some())
+    };
+    let fitting: Vec<Bug> = Bug::ALL
         .iter()
-        .map(|f| f.bug)
+        .copied()
+        .filter(|&bug| (0..tests.len()).any(|i| fits(bug, i)))
         .collect();
     book.ask(&tests, &fitting, |i| passes(tests[i], answers[i]));
     let diagnosis = diagnose(&tests, &answers, &book);

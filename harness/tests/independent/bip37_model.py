@@ -31,7 +31,11 @@ MISTAKES = {
     "murmur-big-endian-blocks": "MurmurHash3 reads its 4-byte blocks big-endian",
     "murmur-tail-reversed": "MurmurHash3 combines its 2 or 3 tail bytes in reverse order",
     "murmur-signed-tail": "MurmurHash3 sign-extends tail bytes of 0x80 or more",
+    "murmur-xor-block-count": "MurmurHash3's finalisation mixes in the number of 4-byte blocks instead of the byte length",
     "seed-mod-2-31": "the seed i * 0xFBA4C795 + tweak is reduced modulo 2^31 instead of 2^32",
+    "seed-not-wrapped": "the seed i * 0xFBA4C795 + tweak is never reduced: MurmurHash3 starts from the whole number",
+    "hex-text-hashed": "elements are hashed as their hex text, not their bytes",
+    "empty-element-skipped": "inserting the empty element does nothing",
     "float-hash-count": "the hash function count divides bytes * 8 by n as floats",
     "size-rounded-up": "the filter size rounds bits up to whole bytes",
     "no-hash-func-cap": "the constructor does not cap the hash function count at 50",
@@ -39,12 +43,15 @@ MISTAKES = {
     "msb-first-bits": "bit x is bit 7 - x % 8 of byte x / 8",
     "modulus-by-bytes": "the bit index is the hash modulo the byte count",
     "big-endian-tweak": "nTweak is written and read big-endian",
+    "big-endian-hash-funcs": "nHashFuncs is written and read big-endian",
     "compact-size-early": "CompactSize writes the 0xfd form from 252 on, one step early",
     "big-endian-length": "multi-byte CompactSize values are written and read big-endian",
     "non-canonical-accepted": "over-long CompactSize forms are accepted",
+    "truncation-zero-filled": "a payload that ends early is read as if zero bytes followed",
     "zero-hash-funcs-refused": "0 hash functions are refused as undecodable (filterload) or invalid (filters)",
     "no-filter-size-limit": "filterloadAccept lets filters over 36,000 bytes through",
     "no-hash-func-limit": "filterloadAccept lets more than 50 hash functions through",
+    "no-element-size-limit": "filteraddAccept lets elements over 520 bytes through",
     "limits-exclusive": "the node's limits refuse 36,000 bytes, 50 functions and 520-byte elements",
     "crash-on-empty-filter": "hashing into a 0-byte filter raises ZeroDivisionError (an uncaught exception)",
     "flags-written-as-bit": "the flags byte is written as flags & 1",
@@ -78,7 +85,7 @@ class Model:
     def murmur3(self, seed, data):
         c1, c2 = 0xCC9E2D51, 0x1B873593
         rotl = lambda x, r: ((x << r) | (x >> (32 - r))) & MASK32
-        h = seed & MASK32
+        h = seed if self.has("seed-not-wrapped") else seed & MASK32
         whole = len(data) - len(data) % 4
         block_order = "big" if self.has("murmur-big-endian-blocks") else "little"
         for i in range(0, whole, 4):
@@ -96,14 +103,16 @@ class Model:
                 k ^= (byte << shift) & MASK32
             k = (rotl((k * c1) & MASK32, 15) * c2) & MASK32
             h ^= k
-        h ^= len(data)
+        h ^= len(data) // 4 if self.has("murmur-xor-block-count") else len(data)
         for shift, multiplier in ((16, 0x85EBCA6B), (13, 0xC2B2AE35)):
             h = ((h ^ (h >> shift)) * multiplier) & MASK32
         return h ^ (h >> 16)
 
     def seed(self, index, tweak):
-        modulus = 1 << 31 if self.has("seed-mod-2-31") else 1 << 32
-        return (index * SEED_STEP + tweak) % modulus
+        seed = index * SEED_STEP + tweak
+        if self.has("seed-not-wrapped"):
+            return seed
+        return seed % (1 << 31 if self.has("seed-mod-2-31") else 1 << 32)
 
     # The constructor's sizing.
 
@@ -168,9 +177,9 @@ class Model:
         return value
 
     def decode_filterload(self, payload):
-        reader = Reader(payload)
+        reader = Reader(payload, self.has("truncation-zero-filled"))
         data = reader.take(self.read_compact_size(reader))
-        funcs = int.from_bytes(reader.take(4), "little")
+        funcs = int.from_bytes(reader.take(4), self.funcs_order())
         tweak = int.from_bytes(reader.take(4), self.tweak_order())
         flags = reader.take(1)[0]
         if funcs == 0 and self.has("zero-hash-funcs-refused"):
@@ -178,8 +187,11 @@ class Model:
         return {"data": data.hex(), "hashFuncs": funcs, "tweak": tweak, "flags": flags}
 
     def decode_filteradd(self, payload):
-        reader = Reader(payload)
+        reader = Reader(payload, self.has("truncation-zero-filled"))
         return {"data": reader.take(self.read_compact_size(reader)).hex()}
+
+    def funcs_order(self):
+        return "big" if self.has("big-endian-hash-funcs") else "little"
 
     def tweak_order(self):
         return "big" if self.has("big-endian-tweak") else "little"
@@ -198,7 +210,8 @@ class Model:
 
     def accept_filteradd(self, payload):
         add = self.decode_filteradd(payload)
-        if self.over(len(add["data"]) // 2, MAX_ELEMENT_BYTES):
+        too_long = self.over(len(add["data"]) // 2, MAX_ELEMENT_BYTES)
+        if too_long and not self.has("no-element-size-limit"):
             raise Rejected("limits", "element over 520 bytes")
         return add
 
@@ -210,6 +223,8 @@ class Filter:
     def indexes(self, element):
         if not self.data and not self.model.has("crash-on-empty-filter"):
             return []
+        if self.model.has("hex-text-hashed"):
+            element = element.hex().encode()
         modulus = len(self.data) if self.model.has("modulus-by-bytes") else len(self.data) * 8
         return [self.model.murmur3(self.model.seed(i, self.tweak), element) % modulus
                 for i in range(self.funcs)]
@@ -219,6 +234,8 @@ class Filter:
         return index // 8, 1 << bit
 
     def insert(self, element):
+        if not element and self.model.has("empty-element-skipped"):
+            return
         for index in self.indexes(element):
             byte, mask = self.mask(index)
             self.data[byte] |= mask
@@ -235,18 +252,22 @@ class Filter:
     def filterload(self):
         flags = self.flags & 1 if self.model.has("flags-written-as-bit") else self.flags
         return (self.model.write_compact_size(len(self.data)) + bytes(self.data)
-                + self.funcs.to_bytes(4, "little")
+                + self.funcs.to_bytes(4, self.model.funcs_order())
                 + self.tweak.to_bytes(4, self.model.tweak_order()) + bytes([flags]))
 
 
 class Reader:
     """Reads a payload front to back; running out of bytes is a decode rejection."""
 
-    def __init__(self, payload):
-        self.payload, self.at = payload, 0
+    def __init__(self, payload, zero_filled=False):
+        self.payload, self.at, self.zero_filled = payload, 0, zero_filled
 
     def take(self, n):
         if n > len(self.payload) - self.at:
+            if self.zero_filled:
+                chunk = self.payload[self.at:].ljust(n, b"\0")
+                self.at = len(self.payload)
+                return chunk
             raise Rejected("decode", "the payload ends early")
         chunk = self.payload[self.at:self.at + n]
         self.at += n
