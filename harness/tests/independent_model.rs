@@ -222,3 +222,32 @@ fn the_model_without_mistakes_is_conformant_and_each_mistake_exists() {
         "mistakes no table entry plants: {untested:?}"
     );
 }
+
+/// The same crash gets the same diagnosis in a run of four tests as in the whole suite: which
+/// classes fit a failure depends on that failure alone.
+#[test]
+fn a_crash_is_unexplained_in_a_small_run_as_in_the_whole_suite() {
+    let tests: Vec<LoadedTest> = vector_set::load_files(None)
+        .expect("the vectors load")
+        .into_iter()
+        .flat_map(|f| f.tests)
+        .collect();
+    let small: Vec<&LoadedTest> = tests
+        .iter()
+        .filter(|t| {
+            t.case.id.starts_with("filter/empty-filter-")
+                || t.case.id == "murmur3/core-00000000-0011"
+                || t.case.id == "wire/filterload-flags-1"
+        })
+        .collect();
+    assert_eq!(small.len(), 4);
+    let mut child = Subprocess::start(ClientConfig::new(argv("crash-on-empty-filter")))
+        .expect("the model starts");
+    let mut run = run_tests(&small, &mut child, &RunOptions::default());
+    drop(child);
+    let diagnosis = annotate(&mut run.results);
+    assert_eq!(diagnosis.failures.len(), 2, "{}", diagnosis.summary());
+    for &i in &diagnosis.failures {
+        assert_eq!(diagnosis.named(i), [], "{}", diagnosis.of_failure(i));
+    }
+}
