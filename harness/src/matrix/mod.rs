@@ -112,8 +112,11 @@ impl ColumnRun {
         let diagnosis = annotate(&mut run.results);
         let bug_classes = (0..run.results.len())
             .map(|i| {
-                let named = diagnosis.named(i);
-                named.iter().map(|bug| bug.flag().to_string()).collect()
+                diagnosis
+                    .named(i)
+                    .iter()
+                    .map(|b| b.flag().to_string())
+                    .collect()
             })
             .collect();
         ColumnRun {
