@@ -228,7 +228,12 @@ fn verdict_of(
         let Some(explains) = f.fields_of(index) else {
             continue;
         };
-        if explains.iter().any(|field| unexplained.remove(field)) {
+        // Every field it explains leaves the set (no short-circuit), then it is named if any did.
+        let newly = explains
+            .iter()
+            .filter(|&field| unexplained.remove(field))
+            .count();
+        if newly > 0 {
             parts.push((f.bug, explains.to_vec()));
         }
     }

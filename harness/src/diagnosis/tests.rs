@@ -252,3 +252,42 @@ fn an_answer_over_the_cap_fits_an_accept_that_long() {
     assert_eq!(fit(&over, &long), Some(Fit::Exact));
     assert_eq!(fit(&over, &short), None);
 }
+
+#[test]
+fn a_class_explaining_two_fields_and_another_the_third_explain_the_whole() {
+    use crate::ops::{BuildFilterInput, FilterInit};
+    let tests = vec![reference_test(
+        "sized-with-tweak",
+        Request::BuildFilter(BuildFilterInput {
+            filter: FilterInit::Sized {
+                n_elements: 3,
+                fp_rate: FpRate(0.01),
+                tweak: 0x8000_0001,
+                flags: 1,
+            },
+            insert: vec![vec![0xaa, 0xbb].into()],
+            queries: Vec::new(),
+        }),
+    )];
+    let refs: Vec<&LoadedTest> = tests.iter().collect();
+    let book = MutantAnswers::compute(&refs, Bug::ALL, |_| true);
+    // SizeRoundedUp's answer (a larger filter, so other data and hash count) with the tweak
+    // written big-endian.
+    let Some(Answer::Ok(Output::BuildFilter(mut both))) = book.of(Bug::SizeRoundedUp)[0].clone()
+    else {
+        panic!("SizeRoundedUp builds the filter")
+    };
+    let mut load = bip37_reference::FilterLoad::decode(&both.filterload.0).unwrap();
+    load.tweak = load.tweak.swap_bytes();
+    both.filterload = load.encode().into();
+    let d = diagnose_answers(&tests, &[Answer::Ok(Output::BuildFilter(both))]);
+    let Some(Verdict::Fields(parts)) = d.verdicts.get(&0) else {
+        panic!("{d:?}")
+    };
+    let fields: Vec<(Bug, Vec<String>)> = parts.clone();
+    assert!(fields.contains(&(
+        Bug::SizeRoundedUp,
+        vec!["filterload.data".into(), "filterload.nHashFuncs".into()]
+    )));
+    assert!(fields.contains(&(Bug::BigEndianTweak, vec!["filterload.nTweak".into()])));
+}
