@@ -48,6 +48,17 @@ pub enum Fit {
     Fields(Vec<String>),
 }
 
+impl Evidence {
+    /// True when it holds values a mutant must match (a wrong value, an accepted output),
+    /// rather than only a kind of answer (a rejection at a stage, a crash, an unread accept).
+    pub fn carries_values(&self) -> bool {
+        matches!(
+            self,
+            Evidence::WrongValue(_) | Evidence::WrongAccept(Accepted::Output(_))
+        )
+    }
+}
+
 /// What `answer` shows about `test`, or `None` when it passes or shows nothing about BIP 37
 /// (unsupported, a timeout, a protocol error).
 pub fn evidence(test: &LoadedTest, answer: &Answer<Output>) -> Option<Evidence> {

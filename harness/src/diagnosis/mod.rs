@@ -8,8 +8,10 @@
 //! one answer (the size and the hash count both wrong) are each named.
 //!
 //! Across the run, a class is scored by the failures it explains minus its *false alarms*: the
-//! tests the implementation passes and its mutant fails. Only a class that explains more
-//! failures than it raises false alarms is ever named (*credible*); of the classes that fit one
+//! tests the implementation passes and its mutant fails. Only a class with no false alarm, or
+//! with more failures whose values it matches than false alarms, is ever named (*credible*): a
+//! matching rejection or crash is shared by many classes and cannot outweigh a test the
+//! implementation passes and the mutant fails. Of the classes that fit one
 //! failure, the best-scored is named (with any of equal score, which the run cannot tell
 //! apart). Which classes fit depends only on that failure; the choice among them follows the run. A failure no credible class explains, or whose fields are not
 //! all explained, gets "no known bug class explains this failure": a wrong name costs a
@@ -59,6 +61,9 @@ pub struct Finding {
     pub exact: Vec<usize>,
     /// The failures whose differing fields it explains in part, with those fields.
     pub partial: Vec<(usize, Vec<String>)>,
+    /// Of those, the failures that carry values it matches (a wrong value, or an accept with
+    /// its output), as against a rejection or a crash, which many classes share.
+    pub valued: usize,
     /// Tests the implementation passes and its mutant fails.
     pub false_alarms: usize,
 }
@@ -83,9 +88,11 @@ impl Finding {
         )
     }
 
-    /// True when it explains more failures than it raises false alarms: only then is it named.
+    /// True when it may be named: it raises no false alarm, or the failures whose values it
+    /// matches outnumber its false alarms. A matching rejection or crash cannot outweigh a test
+    /// the implementation passes and the mutant fails.
     pub fn credible(&self) -> bool {
-        self.score() > 0
+        self.explained() > 0 && (self.false_alarms == 0 || self.valued > self.false_alarms)
     }
 
     fn fields_of(&self, index: usize) -> Option<&[String]> {
@@ -189,6 +196,7 @@ fn finding(
         bug,
         exact: Vec::new(),
         partial: Vec::new(),
+        valued: 0,
         false_alarms: 0,
     };
     for (&i, ours) in shown.iter().filter(|(i, _)| !bad.contains(i)) {
@@ -196,8 +204,9 @@ fn finding(
         match theirs.and_then(|t| fit(ours, &t)) {
             Some(Fit::Exact) => found.exact.push(i),
             Some(Fit::Fields(fields)) => found.partial.push((i, fields)),
-            None => {}
+            None => continue,
         }
+        found.valued += usize::from(ours.carries_values());
     }
     found.false_alarms = (0..tests.len())
         .filter(|&i| passes(tests[i], answers[i]))
