@@ -8,10 +8,12 @@
 //! one answer (the size and the hash count both wrong) are each named.
 //!
 //! Across the run, a class is scored by the failures it explains minus its *false alarms*: the
-//! tests the implementation passes and its mutant fails. Only a class with no false alarm, or
-//! with more failures whose values it matches than false alarms, is ever named (*credible*): a
-//! matching rejection or crash is shared by many classes and cannot outweigh a test the
-//! implementation passes and the mutant fails. Of the classes that fit one
+//! tests the implementation passes and its mutant fails. Only a class with more failures whose
+//! values it matches than false alarms, or with no false alarm and more of the implementation's
+//! rejections or crashes of one kind fitted than not, is ever named (*credible*): a matching
+//! rejection or crash is shared by many classes and cannot outweigh a test the implementation
+//! passes and the mutant fails, nor name a bug in an implementation that refuses everything.
+//! Of the classes that fit one
 //! failure, the best-scored is named (with any of equal score, which the run cannot tell
 //! apart). Which classes fit depends only on that failure; the choice among them follows the run. A failure no credible class explains, or whose fields are not
 //! all explained, gets "no known bug class explains this failure": a wrong name costs a
@@ -64,6 +66,9 @@ pub struct Finding {
     /// Of those, the failures that carry values it matches (a wrong value, or an accept with
     /// its output), as against a rejection or a crash, which many classes share.
     pub valued: usize,
+    /// Failures showing the same rejection (stage) or crash as one it fits that it does not
+    /// fit: many of them mean the implementation refuses or crashes everywhere, not like it.
+    pub rivals: usize,
     /// Tests the implementation passes and its mutant fails.
     pub false_alarms: usize,
 }
@@ -88,11 +93,22 @@ impl Finding {
         )
     }
 
-    /// True when it may be named: it raises no false alarm, or the failures whose values it
-    /// matches outnumber its false alarms. A matching rejection or crash cannot outweigh a test
-    /// the implementation passes and the mutant fails.
+    /// True when it may be named: the failures whose values it matches outnumber its false
+    /// alarms, or, with no false alarm, the rejections and crashes it fits outnumber those of
+    /// the same kind it does not. A matching rejection or crash cannot outweigh a test the
+    /// implementation passes and the mutant fails, nor name the bug of an implementation that
+    /// refuses everything.
     pub fn credible(&self) -> bool {
-        self.explained() > 0 && (self.false_alarms == 0 || self.valued > self.false_alarms)
+        let kinds = self.explained() - self.valued;
+        self.valued > self.false_alarms || (self.false_alarms == 0 && kinds > self.rivals)
+    }
+
+    /// The failures it fits, exactly or in part.
+    fn fitted(&self) -> impl Iterator<Item = usize> + '_ {
+        self.exact
+            .iter()
+            .copied()
+            .chain(self.partial.iter().map(|(i, _)| *i))
     }
 
     fn fields_of(&self, index: usize) -> Option<&[String]> {
@@ -197,6 +213,7 @@ fn finding(
         exact: Vec::new(),
         partial: Vec::new(),
         valued: 0,
+        rivals: 0,
         false_alarms: 0,
     };
     for (&i, ours) in shown.iter().filter(|(i, _)| !bad.contains(i)) {
@@ -208,6 +225,16 @@ fn finding(
         }
         found.valued += usize::from(ours.carries_values());
     }
+    let fitted: BTreeSet<usize> = found.fitted().collect();
+    let kinds: Vec<&Evidence> = fitted
+        .iter()
+        .map(|i| &shown[i])
+        .filter(|e| !e.carries_values())
+        .collect();
+    found.rivals = shown
+        .iter()
+        .filter(|(i, e)| !fitted.contains(i) && !bad.contains(i) && kinds.contains(e))
+        .count();
     found.false_alarms = (0..tests.len())
         .filter(|&i| passes(tests[i], answers[i]))
         .filter(|&i| mutant(i).is_some_and(|m| fails(tests[i], m)))

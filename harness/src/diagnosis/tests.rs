@@ -188,9 +188,14 @@ fn a_crash_is_explained_only_by_a_mutant_that_crashes_there() {
         ),
     ];
     let crash = || Answer::Fault(Fault::Crash("exit status: 1".into()));
+    let d = diagnose_answers(&tests, &[pass(&tests[0]), crash()]);
+    assert_eq!(d.named(1), [Bug::UntrustedLengthAllocation]);
+    // Crashing on every test is not that class's bug: it fits one crash of two.
     let d = diagnose_answers(&tests, &[crash(), crash()]);
     assert_eq!(d.verdicts[&0], Verdict::Unknown);
-    assert_eq!(d.named(1), [Bug::UntrustedLengthAllocation]);
+    assert_eq!(d.verdicts[&1], Verdict::Unknown, "{d:?}");
+    let untrusted = d.finding(Bug::UntrustedLengthAllocation).expect("it fits");
+    assert_eq!((untrusted.exact.len(), untrusted.rivals), (1, 1));
 }
 
 #[test]
