@@ -55,6 +55,7 @@ MISTAKES = {
     "limits-exclusive": "the node's limits refuse 36,000 bytes, 50 functions and 520-byte elements",
     "crash-on-empty-filter": "hashing into a 0-byte filter raises ZeroDivisionError (an uncaught exception)",
     "flags-written-as-bit": "the flags byte is written as flags & 1",
+    "refuse-everything": "every request is refused as undecodable",
     "without-contains": "no contains: buildFilter with queries is unsupported, and only murmur3, sizing, bitIndexes and buildFilter are offered",
 }
 
@@ -309,7 +310,13 @@ def operations(model):
     }
     if model.has("without-contains"):
         ops = {name: ops[name] for name in ("murmur3", "sizing", "bitIndexes", "buildFilter")}
+    if model.has("refuse-everything"):
+        ops = {name: refuse for name in ops}
     return ops
+
+
+def refuse(_input):
+    raise Rejected("decode", "refused")
 
 
 def answer(request, ops):
