@@ -53,6 +53,10 @@ pub enum Fault {
     Timeout,
     /// It answered something that is not a valid answer (bad JSON, wrong id, wrong shape).
     Protocol(String),
+    /// It answered a line longer than the protocol's cap of `limit` bytes, so the answer was
+    /// not read. Where the test demands a rejection this is a wrong accept (no rejection is
+    /// that long); elsewhere it is a protocol error.
+    Oversized { limit: usize },
 }
 
 impl fmt::Display for Fault {
@@ -61,6 +65,9 @@ impl fmt::Display for Fault {
             Fault::Crash(why) => write!(f, "crashed: {why}"),
             Fault::Timeout => f.write_str("timed out"),
             Fault::Protocol(why) => write!(f, "protocol error: {why}"),
+            Fault::Oversized { limit } => {
+                write!(f, "answered a line longer than the {limit}-byte cap")
+            }
         }
     }
 }

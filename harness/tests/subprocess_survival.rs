@@ -111,10 +111,34 @@ fn an_oversized_line_is_a_protocol_error() {
     assert_eq!(run.results[3].state, State::Pass);
     assert_eq!(run.results[4].state, State::ProtocolError);
     assert!(
-        run.results[4].message.contains("longer than 65536"),
+        run.results[4]
+            .message
+            .contains("longer than the 65536-byte cap"),
         "{}",
         run.results[4].message
     );
+}
+
+#[test]
+fn an_oversized_answer_where_a_rejection_is_expected_is_a_wrong_accept() {
+    let tests = common::mini_tests();
+    let must_reject: Vec<_> = tests
+        .iter()
+        .filter(|t| t.case.id == "mini/load-51-hash-funcs")
+        .collect();
+    let mut child = Subprocess::start(config("oversized_accept")).unwrap();
+    let mut run = run_tests(&must_reject, &mut child, &RunOptions::default());
+    let result = &run.results[0];
+    assert_eq!(result.state, State::AcceptedInvalid, "{}", result.message);
+    assert!(
+        result.message.contains("65536-byte cap"),
+        "{}",
+        result.message
+    );
+    // No mutant accepts this payload with an answer that long: no class is named.
+    let diagnosis = bip37_harness::diagnosis::annotate(&mut run.results);
+    assert_eq!(diagnosis.failures, [0]);
+    assert_eq!(diagnosis.named(0), []);
 }
 
 #[test]

@@ -58,7 +58,8 @@ pub fn render(matrix: &Matrix) -> String {
     let _ = writeln!(
         out,
         "Columns are implementations; rows are {rows_are}. A cell is the state of the test, then \
-         the bug classes whose mutants give exactly that failing answer, when any does.\n"
+         the bug classes the diagnosis names for that failure, when it names any (README, \
+         Mutants and diagnosis).\n"
     );
 
     let _ = writeln!(out, "## Implementations\n");
@@ -88,8 +89,9 @@ pub fn render(matrix: &Matrix) -> String {
         let _ = writeln!(out, "\n## Diagnosed bug classes\n");
         let _ = writeln!(
             out,
-            "A bug class is listed where its mutant gives exactly the failing answer; a vector \
-             that several classes answer alike is listed under each.\n"
+            "A bug class is listed where the diagnosis names it: its mutant gives the failing \
+             answer, or each wrong field of it alongside another class; a vector named for \
+             several classes is listed under each.\n"
         );
         let _ = writeln!(
             out,

@@ -17,7 +17,7 @@ pub mod spec;
 pub use rows::RowMode;
 pub use spec::ImplSpec;
 
-use crate::diagnosis::{annotate, Diagnosis};
+use crate::diagnosis::annotate;
 use crate::ops::OpName;
 use crate::runner::{Run, State};
 use serde::Serialize;
@@ -52,8 +52,8 @@ pub struct Column {
 #[serde(rename_all = "camelCase")]
 pub struct Cell {
     pub state: State,
-    /// The flags of the bug classes whose mutants give exactly this failing answer, best
-    /// ranked first (several when the vector cannot tell them apart).
+    /// The flags of the bug classes the diagnosis names for this failure, best ranked first
+    /// (several when the vector cannot tell them apart, or when each explains other fields).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bug_classes: Vec<String>,
     /// The diagnosis in words (single-vector rows only).
@@ -100,7 +100,7 @@ pub struct ColumnRun {
     pub participant: Participant,
     /// The run, with every failure's diagnosis filled in.
     pub run: Run,
-    /// Per test: the bug classes that explain its failure exactly, best ranked first.
+    /// Per test: the bug classes the diagnosis names for its failure, best ranked first.
     pub bug_classes: Vec<Vec<String>>,
     /// The run's diagnosis in one line.
     pub summary: String,
@@ -111,7 +111,13 @@ impl ColumnRun {
     pub fn diagnosed(participant: Participant, mut run: Run) -> Self {
         let diagnosis = annotate(&mut run.results);
         let bug_classes = (0..run.results.len())
-            .map(|i| exact_classes(&diagnosis, i))
+            .map(|i| {
+                diagnosis
+                    .named(i)
+                    .iter()
+                    .map(|b| b.flag().to_string())
+                    .collect()
+            })
             .collect();
         ColumnRun {
             participant,
@@ -120,16 +126,6 @@ impl ColumnRun {
             summary: diagnosis.summary(),
         }
     }
-}
-
-/// The bug classes whose mutants answer test `index` exactly as the implementation, in rank order.
-fn exact_classes(diagnosis: &Diagnosis, index: usize) -> Vec<String> {
-    diagnosis
-        .findings
-        .iter()
-        .filter(|f| f.exact.contains(&index))
-        .map(|f| f.bug.flag().to_string())
-        .collect()
 }
 
 /// Lays out the columns' runs, which must all be over the same tests in the same order.

@@ -76,6 +76,7 @@ fn answer_value(answer: &Answer<Output>) -> Value {
                 Fault::Crash(_) => "crash",
                 Fault::Timeout => "timeout",
                 Fault::Protocol(_) => "protocol",
+                Fault::Oversized { .. } => "oversized",
             };
             json!({"status": "fault", "kind": kind, "message": fault.to_string()})
         }

@@ -65,11 +65,19 @@ pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> T
             format!("operation {} is not supported", test.request.op()),
             None,
         ),
+        (Answer::Fault(Fault::Oversized { limit }), Expectation::Invalid) => (
+            State::AcceptedInvalid,
+            format!(
+                "answered a line over the {limit}-byte cap where a rejection is expected: no rejection is that long, so this is an accept ({})",
+                crate::report::rejection_basis(test)
+            ),
+            None,
+        ),
         (Answer::Fault(fault), _) => (
             match fault {
                 Fault::Crash(_) => State::Crash,
                 Fault::Timeout => State::Timeout,
-                Fault::Protocol(_) => State::ProtocolError,
+                Fault::Protocol(_) | Fault::Oversized { .. } => State::ProtocolError,
             },
             fault.to_string(),
             None,

@@ -343,7 +343,8 @@ impl Implementation for Subprocess {
             }
             Line::End | Line::Failed(_) => self.crash(),
             Line::Oversized { limit } => {
-                self.protocol_error(format!("an answer line is longer than {limit} bytes"))
+                self.discard();
+                Answer::Fault(Fault::Oversized { limit })
             }
             Line::Text(text) => match serde_json::from_slice::<AnswerLine>(&text) {
                 Err(e) => {

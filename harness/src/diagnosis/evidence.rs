@@ -1,0 +1,155 @@
+//! What one failing answer shows, in pieces that can be compared with a mutant's failing answer
+//! to the same test: the fields of a wrong value (a `filterload` is taken apart into its data,
+//! nHashFuncs, nTweak and nFlags), the output of a wrong accept, the stage of a wrong
+//! rejection, or a crash.
+//!
+//! A mutant *fits* a failure when its answer to that test shows the same thing: the same wrong
+//! value (exactly), or the same wrong values in some of the fields and no field wrong that the
+//! implementation got right (in part, so that a second mistake can explain the other fields);
+//! an accept with the same output; a rejection at the same stage (any stage when the
+//! implementation names none); a crash for a crash. Nothing else fits: a crash is never
+//! explained by a mutant that answers, nor a rejection by a mutant that rejects at another stage.
+
+use super::fails;
+use crate::implementation::{Answer, Fault, Stage};
+use crate::ops::Output;
+use crate::vectors::{Expectation, LoadedTest};
+use bip37_reference::FilterLoad;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What a failing answer shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Evidence {
+    /// A value other than the expected one: every differing field with its actual value.
+    WrongValue(BTreeMap<String, Value>),
+    /// A value where a rejection is expected.
+    WrongAccept(Accepted),
+    /// A rejection of an input that must be accepted, at the stage the answer names.
+    WrongReject(Option<Stage>),
+    /// The implementation crashed.
+    Crash,
+}
+
+/// The output of a wrong accept.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Accepted {
+    Output(Value),
+    /// An answer line over the protocol's cap of this many bytes: the output was not read.
+    OverCap(usize),
+}
+
+/// How a mutant's failing answer fits the implementation's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fit {
+    /// The same answer.
+    Exact,
+    /// The same wrong values in these fields, and no other field wrong.
+    Fields(Vec<String>),
+}
+
+impl Evidence {
+    /// True when it holds values a mutant must match (a wrong value, an accepted output),
+    /// rather than only a kind of answer (a rejection at a stage, a crash, an unread accept).
+    pub fn carries_values(&self) -> bool {
+        matches!(
+            self,
+            Evidence::WrongValue(_) | Evidence::WrongAccept(Accepted::Output(_))
+        )
+    }
+}
+
+/// What `answer` shows about `test`, or `None` when it passes or shows nothing about BIP 37
+/// (unsupported, a timeout, a protocol error).
+pub fn evidence(test: &LoadedTest, answer: &Answer<Output>) -> Option<Evidence> {
+    if !fails(test, answer) {
+        return None;
+    }
+    let must_reject = test.case.result == Expectation::Invalid;
+    match answer {
+        Answer::Ok(actual) => match (&test.expected, must_reject) {
+            (Some(expected), false) => {
+                Some(Evidence::WrongValue(differing_fields(expected, actual)))
+            }
+            _ => Some(Evidence::WrongAccept(Accepted::Output(actual.to_json()))),
+        },
+        Answer::Rejected(rejection) => Some(Evidence::WrongReject(rejection.stage)),
+        Answer::Fault(Fault::Crash(_)) => Some(Evidence::Crash),
+        Answer::Fault(Fault::Oversized { limit }) if must_reject => {
+            Some(Evidence::WrongAccept(Accepted::OverCap(*limit)))
+        }
+        _ => None,
+    }
+}
+
+/// How the mutant's evidence fits the implementation's, if at all.
+pub fn fit(implementation: &Evidence, mutant: &Evidence) -> Option<Fit> {
+    use Evidence::*;
+    match (implementation, mutant) {
+        (WrongValue(ours), WrongValue(theirs)) if ours == theirs => Some(Fit::Exact),
+        (WrongValue(ours), WrongValue(theirs)) => {
+            let within = !theirs.is_empty() && theirs.iter().all(|(k, v)| ours.get(k) == Some(v));
+            within.then(|| Fit::Fields(theirs.keys().cloned().collect()))
+        }
+        (WrongAccept(Accepted::Output(ours)), WrongAccept(Accepted::Output(theirs))) => {
+            (ours == theirs).then_some(Fit::Exact)
+        }
+        (WrongAccept(Accepted::OverCap(limit)), WrongAccept(Accepted::Output(theirs))) => {
+            (theirs.to_string().len() > *limit).then_some(Fit::Exact)
+        }
+        (WrongReject(ours), WrongReject(theirs)) => {
+            (ours.is_none() || ours == theirs).then_some(Fit::Exact)
+        }
+        (Crash, Crash) => Some(Fit::Exact),
+        _ => None,
+    }
+}
+
+/// Every top-level field of `actual` that differs from `expected`, with its actual value
+/// (`null` when missing); a `filterload` payload is compared field by field.
+fn differing_fields(expected: &Output, actual: &Output) -> BTreeMap<String, Value> {
+    let (expected, actual) = (expected.to_json(), actual.to_json());
+    let (Value::Object(e), Value::Object(a)) = (&expected, &actual) else {
+        return BTreeMap::from([(String::new(), actual)]);
+    };
+    let mut fields = BTreeMap::new();
+    for key in e.keys().chain(a.keys().filter(|k| !e.contains_key(*k))) {
+        let (ev, av) = (e.get(key), a.get(key));
+        if ev == av {
+            continue;
+        }
+        match (
+            key.as_str(),
+            ev.and_then(as_filterload),
+            av.and_then(as_filterload),
+        ) {
+            ("filterload", Some(ef), Some(af)) => {
+                for (name, e_value, a_value) in filterload_fields(&ef, &af) {
+                    if e_value != a_value {
+                        fields.insert(format!("filterload.{name}"), a_value);
+                    }
+                }
+            }
+            _ => {
+                fields.insert(key.clone(), av.cloned().unwrap_or(Value::Null));
+            }
+        }
+    }
+    fields
+}
+
+fn as_filterload(value: &Value) -> Option<FilterLoad> {
+    let bytes = crate::hex::Hex::parse(value.as_str()?).ok()?;
+    FilterLoad::decode(&bytes.0).ok()
+}
+
+/// The fields of two decoded `filterload` payloads, side by side.
+fn filterload_fields(e: &FilterLoad, a: &FilterLoad) -> [(&'static str, Value, Value); 4] {
+    let hex = |data: &[u8]| Value::from(crate::hex::Hex(data.to_vec()).to_string());
+    [
+        ("data", hex(&e.data), hex(&a.data)),
+        ("nHashFuncs", e.hash_funcs.into(), a.hash_funcs.into()),
+        ("nTweak", e.tweak.into(), a.tweak.into()),
+        ("nFlags", e.flags.into(), a.flags.into()),
+    ]
+}
