@@ -4,6 +4,7 @@
 use super::args::{Colour, RunArgs, TargetArgs};
 use super::builtins::builtin;
 use super::{exit, plan, vector_set};
+use crate::atomic_file::same_file;
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::report::{self, Format};
@@ -23,7 +24,13 @@ pub fn run(args: &RunArgs) -> u8 {
         print!("{}", plan::render(&selected, tests.len()));
         return exit::CONFORMANT;
     }
+    if let Err(message) = refuse_output_over_inputs(args) {
+        return harness_error(&message);
+    }
     let expectations = match &args.expectations {
+        Some(path) if args.update_expectations && !crate::input_file::exists(path) => {
+            Expectations::default()
+        }
         Some(path) => match Expectations::load(path) {
             Ok(e) => e,
             Err(e) => return harness_error(&format!("expectations file {e}")),
@@ -48,8 +55,13 @@ pub fn run(args: &RunArgs) -> u8 {
     let expectations = match (&args.expectations, args.update_expectations) {
         (Some(path), true) => {
             let updated = expectations.updated(&raw, &known);
-            if let Err(e) = std::fs::write(path, updated.to_toml()) {
-                return harness_error(&format!("cannot write {}: {e}", path.display()));
+            if let Err(e) = crate::atomic_file::write(path, updated.to_toml().as_bytes()) {
+                return harness_error(&format!(
+                    "the expectations were NOT updated: cannot write {}: {e}; the file keeps its \
+                     previous contents, without the {} expected failures of this run",
+                    path.display(),
+                    updated.failures.len()
+                ));
             }
             eprintln!(
                 "bip37-conform: wrote {} expected failures to {}",
@@ -74,7 +86,7 @@ pub fn run(args: &RunArgs) -> u8 {
     let text = report::render(&run, args.format, colour);
     match &args.output {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
+            if let Err(e) = crate::atomic_file::write(path, text.as_bytes()) {
                 return harness_error(&format!("cannot write {}: {e}", path.display()));
             }
             eprintln!(
@@ -112,6 +124,27 @@ pub fn start(
     match Subprocess::start(config(argv)) {
         Ok(child) => Ok(Box::new(child)),
         Err(e) => Err((exit::of_start_error(&e), e.to_string())),
+    }
+}
+
+/// Refuses an `--output` that names a file the run reads (the expectations file or a vector
+/// file, compared canonically): the report would replace it.
+fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
+    let Some(output) = &args.output else {
+        return Ok(());
+    };
+    let vector_files = match &args.vectors.vectors {
+        Some(dir) => crate::vectors::vector_paths(dir).unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let inputs = args.expectations.iter().chain(&vector_files);
+    match inputs.into_iter().find(|input| same_file(output, input)) {
+        Some(input) => Err(format!(
+            "--output {} is the same file as the input {}: refusing to overwrite it",
+            output.display(),
+            input.display()
+        )),
+        None => Ok(()),
     }
 }
 

@@ -44,9 +44,9 @@ pub fn run(args: &MatrixArgs) -> u8 {
     if let Err(e) = super::spec::check_unique(&args.impls) {
         return fail(exit::HARNESS_ERROR, &e.to_string());
     }
-    let tests = match vector_set::load(args.vectors.vectors.as_deref()) {
+    let tests = match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
         Ok(tests) => tests,
-        Err(e) => return fail(exit::INVALID_VECTORS, &format!("invalid vectors: {e}")),
+        Err(code) => return code,
     };
     let selected = args.select.selection().apply(&tests);
     let mut columns = Vec::new();
@@ -105,7 +105,8 @@ fn run_one(
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::atomic_file::write(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     eprintln!("bip37-conform matrix: wrote {}", path.display());
     Ok(())
 }

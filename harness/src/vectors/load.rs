@@ -22,6 +22,10 @@ pub struct VectorError {
 
 impl fmt::Display for VectorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            // A problem with the whole file (it cannot be read): no position to show.
+            return write!(f, "{}: {}", self.file, self.message);
+        }
         write!(
             f,
             "{}:{}:{}: field `{}`: {}",
@@ -196,13 +200,16 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
     })
 }
 
-/// Reads and parses one vector file from disk.
+/// The largest vector file read, in bytes (the suite's largest is under 1 MB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads and parses one vector file from disk: a regular file of at most [`MAX_FILE_BYTES`].
 pub fn load_file(path: &Path) -> Result<LoadedFile, VectorError> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let text = std::fs::read_to_string(path).map_err(|e| VectorError {
+    let text = crate::input_file::read_text(path, MAX_FILE_BYTES).map_err(|e| VectorError {
         file: path.display().to_string(),
         line: 0,
         column: 0,
