@@ -43,6 +43,8 @@ pub struct LoadedTest {
     pub file: String,
     /// Its group, for the operation and the source.
     pub group: TestGroupInfo,
+    /// The case as written, except its `input` and `expected` (emptied: they live on typed as
+    /// `request` and `expected`, which keeps a loaded file within a few times its size).
     pub case: TestCase,
     /// The input with the group's shared fields merged in, typed.
     pub request: Request,
@@ -59,10 +61,14 @@ pub struct TestGroupInfo {
     pub comment: String,
 }
 
+/// Below this many bytes, the copies of the groups' shared fields are never refused.
+const MIN_COPIED_BYTES: usize = 1 << 20;
+
 /// One parsed file with its typed tests.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedFile {
     pub name: String,
+    /// The file's header, notes and groups; each group's tests moved into `tests`.
     pub file: VectorFile,
     pub tests: Vec<LoadedTest>,
 }
@@ -77,8 +83,20 @@ struct Positions<'a> {
 
 #[derive(Deserialize)]
 struct GroupPositions<'a> {
+    #[serde(borrow)]
+    source: Option<&'a RawValue>,
+    #[serde(borrow)]
+    input: Option<&'a RawValue>,
     #[serde(borrow, default)]
     tests: Vec<TestPositions<'a>>,
+}
+
+impl GroupPositions<'_> {
+    /// The bytes of text every test of the group gets a copy of: shared input, source, comment.
+    fn shared_bytes(&self, group: &TestGroup) -> usize {
+        let len = |raw: Option<&RawValue>| raw.map_or(0, |r| r.get().len());
+        len(self.input) + len(self.source) + group.comment.len()
+    }
 }
 
 #[derive(Deserialize)]
@@ -102,7 +120,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
         }
     };
     let mut de = serde_json::Deserializer::from_str(text);
-    let file: VectorFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let mut file: VectorFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let inner = e.inner();
         VectorError {
             file: name.to_string(),
@@ -136,16 +154,37 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
             ),
         ));
     }
+    let mut copied = 0usize;
+    for (g, (group, at)) in file
+        .test_groups
+        .iter()
+        .zip(&positions.test_groups)
+        .enumerate()
+    {
+        copied = copied.saturating_add(at.shared_bytes(group).saturating_mul(group.tests.len()));
+        if copied > text.len().max(MIN_COPIED_BYTES) {
+            return Err(error_at(
+                at.input.map_or(0, |r| offset_in(text, r)),
+                format!("testGroups[{g}].input"),
+                format!(
+                    "the shared input, source and comment of the groups, copied into each of \
+                     their tests, come to more than the file's own {} bytes: move large fields \
+                     into the tests",
+                    text.len()
+                ),
+            ));
+        }
+    }
     let mut tests = Vec::new();
-    for (g, group) in file.test_groups.iter().enumerate() {
-        for (t, case) in group.tests.iter().enumerate() {
+    for (g, group) in file.test_groups.iter_mut().enumerate() {
+        // The cases move into the loaded tests: holding them twice doubled the memory.
+        let cases = std::mem::take(&mut group.tests);
+        for (t, mut case) in cases.into_iter().enumerate() {
             let at = positions.test_groups.get(g).and_then(|p| p.tests.get(t));
-            let offset_of = |raw: Option<&RawValue>| {
-                raw.map_or(0, |r| r.get().as_ptr() as usize - text.as_ptr() as usize)
-            };
+            let offset_of = |raw: Option<&RawValue>| raw.map_or(0, |r| offset_in(text, r));
             let path = format!("testGroups[{g}].tests[{t}]");
             let request =
-                Request::from_json(group.operation, &Value::Object(merged_input(group, case)))
+                Request::from_json(group.operation, &Value::Object(merged_input(group, &case)))
                     .map_err(|e| {
                         error_at(
                             offset_of(at.and_then(|p| p.input)),
@@ -179,6 +218,9 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                     })?)
                 }
             };
+            // Kept typed only: as JSON maps they cost several times their text again.
+            case.input = Map::new();
+            case.expected = None;
             tests.push(LoadedTest {
                 file: name.to_string(),
                 group: TestGroupInfo {
@@ -187,7 +229,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                     source: group.source.clone(),
                     comment: group.comment.clone(),
                 },
-                case: case.clone(),
+                case,
                 request,
                 expected,
             });
@@ -201,7 +243,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
 }
 
 /// The largest vector file read, in bytes (the suite's largest is under 1 MB).
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
+pub const MAX_FILE_BYTES: u64 = 32 << 20;
 
 /// Reads and parses one vector file from disk: a regular file of at most [`MAX_FILE_BYTES`].
 pub fn load_file(path: &Path) -> Result<LoadedFile, VectorError> {
@@ -241,6 +283,11 @@ pub fn merged_input(group: &TestGroup, case: &TestCase) -> Map<String, Value> {
     let mut input = group.input.clone();
     input.extend(case.input.clone());
     input
+}
+
+/// Where `raw`, a slice of `text`, starts in it.
+fn offset_in(text: &str, raw: &RawValue) -> usize {
+    raw.get().as_ptr() as usize - text.as_ptr() as usize
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -304,6 +351,22 @@ mod tests {
         let err = parse_file("m_test.json", &text).unwrap_err();
         assert_eq!(err.field, "testGroups[0].tests[0].bogus");
         assert_eq!(err.line, 14);
+    }
+
+    #[test]
+    fn a_large_shared_input_copied_into_many_tests_is_refused() {
+        let data = "ab".repeat(MIN_COPIED_BYTES);
+        let with_big_group = GOOD.replace(
+            r#""input": {"seed": 0}"#,
+            &format!(r#""input": {{"seed": 0, "data": "{data}"}}"#),
+        );
+        let test = r#"{"id": "m/1", "comment": "c", "flags": [], "result": "valid", "phase": "hash",
+         "input": {"data": ""}, "expected": {"hash": 0}}"#;
+        assert!(parse_file("m_test.json", &with_big_group).is_ok());
+        let two_tests = with_big_group.replace(test, &format!("{test}, {test}"));
+        let err = parse_file("m_test.json", &two_tests).unwrap_err();
+        assert_eq!(err.field, "testGroups[0].input");
+        assert!(err.message.contains("copied into each"), "{err}");
     }
 
     #[test]
