@@ -62,7 +62,11 @@ mod tests {
     #[test]
     fn ceilings_are_inclusive_and_above_the_protocol_limits() {
         assert_eq!(check_filter(288_000, 1_000), Ok(()));
-        assert_eq!(check_filter(36_001, 51), Ok(()), "room to test the protocol limits");
+        assert_eq!(
+            check_filter(36_001, 51),
+            Ok(()),
+            "room to test the protocol limits"
+        );
         assert_eq!(
             check_filter(288_001, 1),
             Err(BeyondCeiling::FilterBytes(288_001))
