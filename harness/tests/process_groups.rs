@@ -71,7 +71,7 @@ fn a_wrapper_without_exec_leaks_nothing_on_timeouts_and_at_the_end() {
         .unwrap();
     let mut child = Subprocess::start(config(wrapped("hang", &marker))).unwrap();
     assert_eq!(processes_with(&marker), 2, "the shell and the adapter");
-    let run = run_tests(&vec![seed_test; 4], &mut child, &RunOptions::default());
+    let run = run_tests(&[seed_test; 4], &mut child, &RunOptions::default());
     assert!(run.results.iter().all(|r| r.state == State::Timeout));
     // Each timeout killed the shell and the adapter under it.
     assert_eq!(
