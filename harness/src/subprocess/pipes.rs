@@ -151,7 +151,8 @@ impl RequestWriter {
     }
 }
 
-fn next_line(reader: &mut impl BufRead, limit: usize) -> Line {
+/// The next line of `reader`, at most `limit` bytes (the rest of a longer one is skipped).
+pub fn next_line(reader: &mut impl BufRead, limit: usize) -> Line {
     let mut line = Vec::new();
     let mut oversized = false;
     loop {
