@@ -21,7 +21,7 @@ pub fn run(args: &RunArgs) -> u8 {
     };
     let selected = args.select.selection().apply(&tests);
     if args.list {
-        print!("{}", plan::render(&selected, tests.len()));
+        super::output::print(&plan::render(&selected, tests.len()));
         return exit::CONFORMANT;
     }
     if let Err(message) = refuse_output_over_inputs(args) {
@@ -96,7 +96,7 @@ pub fn run(args: &RunArgs) -> u8 {
                 path.display()
             );
         }
-        None => print!("{text}"),
+        None => super::output::print(&text),
     }
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,

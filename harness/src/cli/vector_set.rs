@@ -41,16 +41,16 @@ pub fn lint(dir: Option<&Path>) -> u8 {
             Err(code) => return code,
         },
     };
-    for problem in &problems {
-        println!("{problem}");
-    }
-    if problems.is_empty() {
-        println!("{count} vector files, no problems");
+    let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
+    let code = if problems.is_empty() {
+        text += &format!("{count} vector files, no problems\n");
         exit::CONFORMANT
     } else {
-        println!("{} problems", problems.len());
+        text += &format!("{} problems\n", problems.len());
         exit::INVALID_VECTORS
-    }
+    };
+    super::output::print(&text);
+    code
 }
 
 /// The problems of the files at `paths`: a file that does not load is one problem.

@@ -71,7 +71,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
         (args.json.as_deref(), json::render(&matrix)),
     ];
     if args.markdown.is_none() && args.json.is_none() {
-        print!("{}", outputs[0].1);
+        crate::cli::output::print(&outputs[0].1);
         return exit::CONFORMANT;
     }
     for (path, text) in outputs {
