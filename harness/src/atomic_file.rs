@@ -88,6 +88,22 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Refuses to write `output` when it names one of `inputs` (compared canonically): a report
+/// written over a file the command reads would replace it.
+pub fn refuse_overwriting<'a>(
+    output: &Path,
+    inputs: impl IntoIterator<Item = &'a PathBuf>,
+) -> Result<(), String> {
+    match inputs.into_iter().find(|input| same_file(output, input)) {
+        Some(input) => Err(format!(
+            "{} is the same file as the input {}: refusing to overwrite it",
+            output.display(),
+            input.display()
+        )),
+        None => Ok(()),
+    }
+}
+
 fn canonical(path: &Path) -> Option<PathBuf> {
     if let Ok(full) = fs::canonicalize(path) {
         return Some(full);

@@ -142,6 +142,22 @@ fn a_report_over_an_input_file_is_refused() {
         vectors.join("mini_test.json").to_str().unwrap(),
     ]);
     assert_eq!(code(&out), 2);
+    let matrix_file = dir.join("matrix.md");
+    let out = conform(&[
+        "matrix",
+        "--impl",
+        "a=true",
+        "--markdown",
+        matrix_file.to_str().unwrap(),
+        "--json",
+        dir.join("sub/../matrix.md").to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        text(&out.stderr).contains("same file"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(snapshot(&dir), before);
     assert_eq!(snapshot(&vectors), vectors_before);
 }

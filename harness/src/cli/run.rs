@@ -4,7 +4,7 @@
 use super::args::{Colour, RunArgs, TargetArgs};
 use super::builtins::builtin;
 use super::{exit, plan, vector_set};
-use crate::atomic_file::same_file;
+use crate::atomic_file::refuse_overwriting;
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::report::{self, Format};
@@ -128,24 +128,13 @@ pub fn start(
 }
 
 /// Refuses an `--output` that names a file the run reads (the expectations file or a vector
-/// file, compared canonically): the report would replace it.
+/// file): the report would replace it.
 fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
     let Some(output) = &args.output else {
         return Ok(());
     };
-    let vector_files = match &args.vectors.vectors {
-        Some(dir) => crate::vectors::vector_paths(dir).unwrap_or_default(),
-        None => Vec::new(),
-    };
-    let inputs = args.expectations.iter().chain(&vector_files);
-    match inputs.into_iter().find(|input| same_file(output, input)) {
-        Some(input) => Err(format!(
-            "--output {} is the same file as the input {}: refusing to overwrite it",
-            output.display(),
-            input.display()
-        )),
-        None => Ok(()),
-    }
+    let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
+    refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
 }
 
 fn harness_error(message: &str) -> u8 {

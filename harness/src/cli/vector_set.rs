@@ -32,6 +32,13 @@ pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
     })
 }
 
+/// The vector files a command reads from `--vectors DIR` (none for the built-in vectors), for
+/// refusing an output over one of them.
+pub fn input_paths(dir: Option<&Path>) -> Vec<PathBuf> {
+    dir.and_then(|dir| vector_paths(dir).ok())
+        .unwrap_or_default()
+}
+
 /// `bip37-conform lint`: prints every problem of the vectors; exit code 4 if there is one.
 pub fn lint(dir: Option<&Path>) -> u8 {
     let (count, problems) = match dir {

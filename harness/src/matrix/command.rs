@@ -2,6 +2,7 @@
 //! vectors, one after the other, and write the matrix as Markdown and/or JSON.
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
+use crate::atomic_file::refuse_overwriting;
 use crate::cli::args::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::cli::{exit, vector_set};
 use crate::implementation::Implementation;
@@ -43,6 +44,9 @@ fn parse_spec(text: &str) -> Result<ImplSpec, String> {
 pub fn run(args: &MatrixArgs) -> u8 {
     if let Err(e) = super::spec::check_unique(&args.impls) {
         return fail(exit::HARNESS_ERROR, &e.to_string());
+    }
+    if let Err(e) = refuse_outputs_over_inputs(args) {
+        return fail(exit::HARNESS_ERROR, &e);
     }
     let tests = match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
         Ok(tests) => tests,
@@ -102,6 +106,18 @@ fn run_one(
     };
     drop(child);
     Ok(ColumnRun::diagnosed(participant, run))
+}
+
+/// Refuses `--markdown` and `--json` naming the same file, or a vector file the run reads.
+fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
+    let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
+    if let (Some(markdown), Some(json)) = (&args.markdown, &args.json) {
+        refuse_overwriting(markdown, [json])?;
+    }
+    for output in args.markdown.iter().chain(&args.json) {
+        refuse_overwriting(output, &vector_files)?;
+    }
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
