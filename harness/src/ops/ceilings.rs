@@ -10,8 +10,7 @@
 
 use super::{FieldError, FilterInit, Request};
 use crate::hex::Hex;
-use bip37_reference::ceilings;
-use bip37_reference::limits::MAX_HASH_FUNCS;
+use bip37_reference::ceilings::{self, MAX_BUILT_HASH_FUNCS};
 
 /// The most elements (inserted and queried) in one request.
 pub const MAX_ELEMENTS: usize = 100_000;
@@ -21,7 +20,9 @@ pub const MAX_TRANSACTIONS: usize = 100_000;
 /// The most steps in one `sequence`.
 pub const MAX_STEPS: usize = 10_000;
 /// The most bytes one request may hash, counted as the bytes it hands to the filter (each
-/// element or transaction counted 16 bytes more) times the hash function count.
+/// element or transaction counted 16 bytes more) times the hash function count: the explicit
+/// count of an explicit or loaded filter, otherwise the ceiling of 1,000, which a mutant
+/// without Core's caps may reach through a sized filter or a session's `filterload`.
 pub const MAX_HASHED_BYTES: u64 = 1 << 30;
 
 impl Request {
@@ -49,7 +50,7 @@ impl Request {
             Request::Sequence(i) => {
                 count("steps", i.steps.len(), MAX_STEPS)?;
                 let bytes = i.steps.iter().map(|s| step_bytes(s) + 16).sum();
-                budget(bytes, MAX_HASH_FUNCS)
+                budget(bytes, MAX_BUILT_HASH_FUNCS)
             }
             _ => Ok(()),
         }
@@ -83,7 +84,7 @@ fn hashing<'a>(
     hashed: impl Iterator<Item = &'a Hex>,
 ) -> Result<(), FieldError> {
     let hash_funcs = match filter {
-        FilterInit::Sized { .. } => MAX_HASH_FUNCS,
+        FilterInit::Sized { .. } => MAX_BUILT_HASH_FUNCS,
         FilterInit::Explicit {
             filter_bytes,
             hash_funcs,
