@@ -155,3 +155,58 @@ fn loading_a_large_vector_file_costs_a_small_multiple_of_its_size() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("0 of 25000 tests selected"), "{out}");
 }
+
+#[test]
+fn the_reference_and_every_mutant_refuse_filters_beyond_the_ceilings_themselves() {
+    use bip37_harness::hex::Hex;
+    use bip37_harness::implementation::{Answer, Implementation};
+    use bip37_harness::ops::{BuildFilterInput, FilterInit, Request};
+    // Built directly, without the decoding that checks the ceilings first.
+    let beyond = [
+        FilterInit::Explicit {
+            filter_bytes: 10,
+            hash_funcs: u32::MAX,
+            tweak: 0,
+            flags: 0,
+        },
+        FilterInit::Explicit {
+            filter_bytes: u32::MAX,
+            hash_funcs: 1,
+            tweak: 0,
+            flags: 0,
+        },
+        FilterInit::Loaded {
+            data: Hex(vec![0; 10]),
+            hash_funcs: u32::MAX,
+            tweak: 0,
+            flags: 0,
+        },
+    ];
+    let mut implementations: Vec<Box<dyn Implementation>> =
+        vec![Box::new(bip37_harness::reference_impl::Reference)];
+    implementations.extend(
+        bip37_harness::mutants::all()
+            .into_iter()
+            .map(|m| Box::new(m) as Box<dyn Implementation>),
+    );
+    let started = Instant::now();
+    for implementation in &mut implementations {
+        for filter in &beyond {
+            let request = Request::BuildFilter(BuildFilterInput {
+                filter: filter.clone(),
+                insert: vec![Hex(vec![1, 2, 3])],
+                queries: vec![],
+            });
+            match implementation.execute(&request) {
+                Answer::Rejected(r) => assert!(
+                    r.message.contains("ceiling"),
+                    "{}: {}",
+                    implementation.name(),
+                    r.message
+                ),
+                other => panic!("{}: {filter:?}: {other:?}", implementation.name()),
+            }
+        }
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
