@@ -46,7 +46,10 @@ fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io
         let _ = fs::remove_file(&temp);
         return Err(e);
     }
-    File::open(&dir)?.sync_all()
+    // The new file is in place: syncing the directory makes the rename durable where the
+    // filesystem supports it, and is not a failure of the write where it does not.
+    let _ = File::open(&dir).and_then(|d| d.sync_all());
+    Ok(())
 }
 
 /// The file a symbolic link at `path` points to (so the link survives), or `path` itself.
