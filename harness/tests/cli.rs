@@ -2,23 +2,8 @@
 
 mod common;
 
+use common::{code, conform, text};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn conform(args: &[&str]) -> Output {
-    Command::new(common::conform_binary())
-        .args(args)
-        .output()
-        .expect("bip37-conform runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn vectors() -> String {
     common::fixture_vectors().to_string_lossy().into_owned()

@@ -3,12 +3,9 @@
 
 mod common;
 
+use common::text;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 #[test]
 fn a_closed_stdout_ends_quietly_with_the_normal_exit_code() {

@@ -5,25 +5,11 @@
 
 mod common;
 
+use common::{code, conform, text};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn conform(args: &[&str]) -> Output {
-    Command::new(common::conform_binary())
-        .args(args)
-        .output()
-        .expect("bip37-conform runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn tempdir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-files-{name}"));
@@ -63,19 +49,22 @@ fn a_failed_expectations_update_leaves_the_file_byte_for_byte_and_says_so() {
     let before = snapshot(&dir);
     // A file size limit of 1 KiB makes the write of the new (larger) file fail with EFBIG
     // half-way, as a full disk would; SIGXFSZ is ignored so the write returns the error.
+    let update = [
+        "run",
+        "--builtin",
+        "mutant:murmur-tail",
+        "--expectations",
+        file.to_str().unwrap(),
+        "--update-expectations",
+    ];
+    let limited = [
+        "-c",
+        "trap '' XFSZ; ulimit -f 2; exec \"$@\"",
+        "sh",
+        common::conform_binary(),
+    ];
     let out = Command::new("sh")
-        .args([
-            "-c",
-            "trap '' XFSZ; ulimit -f 2; exec \"$@\"",
-            "sh",
-            common::conform_binary(),
-            "run",
-            "--builtin",
-            "mutant:murmur-tail",
-            "--expectations",
-            file.to_str().unwrap(),
-            "--update-expectations",
-        ])
+        .args([&limited[..], &update].concat())
         .output()
         .unwrap();
     assert_eq!(code(&out), 2, "{}", text(&out.stderr));
@@ -84,14 +73,7 @@ fn a_failed_expectations_update_leaves_the_file_byte_for_byte_and_says_so() {
     assert!(err.contains("previous contents"), "{err}");
     assert_eq!(snapshot(&dir), before, "the directory changed");
     // Without the limit the same update succeeds and keeps the hand-written reason.
-    let out = conform(&[
-        "run",
-        "--builtin",
-        "mutant:murmur-tail",
-        "--expectations",
-        file.to_str().unwrap(),
-        "--update-expectations",
-    ]);
+    let out = conform(&update);
     assert!(text(&out.stderr).contains("wrote"), "{}", text(&out.stderr));
     let written = std::fs::read_to_string(&file).unwrap();
     assert!(written.contains("hand-written: our tail bug"), "{written}");
@@ -116,48 +98,37 @@ fn a_report_over_an_input_file_is_refused() {
     .unwrap();
     let before = snapshot(&dir);
     let vectors_before = snapshot(&vectors);
-    let same_file_spelt_otherwise = dir.join("sub/../expectations.toml");
-    let out = conform(&[
-        "run",
-        "--builtin",
-        "reference",
-        "--expectations",
-        file.to_str().unwrap(),
-        "--output",
-        same_file_spelt_otherwise.to_str().unwrap(),
-    ]);
-    assert_eq!(code(&out), 2);
-    assert!(
-        text(&out.stderr).contains("same file"),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = conform(&[
-        "run",
-        "--builtin",
-        "reference",
-        "--vectors",
-        vectors.to_str().unwrap(),
-        "--output",
-        vectors.join("mini_test.json").to_str().unwrap(),
-    ]);
-    assert_eq!(code(&out), 2);
-    let matrix_file = dir.join("matrix.md");
-    let out = conform(&[
-        "matrix",
-        "--impl",
-        "a=true",
-        "--markdown",
-        matrix_file.to_str().unwrap(),
-        "--json",
-        dir.join("sub/../matrix.md").to_str().unwrap(),
-    ]);
-    assert_eq!(code(&out), 2);
-    assert!(
-        text(&out.stderr).contains("same file"),
-        "{}",
-        text(&out.stderr)
-    );
+    let path = |p: PathBuf| p.to_str().unwrap().to_string();
+    let expectations = path(file.clone());
+    let expectations_spelt_otherwise = path(dir.join("sub/../expectations.toml"));
+    let vector_dir = path(vectors.clone());
+    let vector_file = path(vectors.join("mini_test.json"));
+    let matrix = path(dir.join("matrix.md"));
+    let matrix_spelt_otherwise = path(dir.join("sub/../matrix.md"));
+    let (run, output) = (["run", "--builtin", "reference"], "--output");
+    let refused = [
+        [
+            &run[..],
+            &[
+                "--expectations",
+                &expectations,
+                output,
+                &expectations_spelt_otherwise,
+            ],
+        ],
+        [&run[..], &["--vectors", &vector_dir, output, &vector_file]],
+        [
+            &["matrix", "--impl", "a=true"],
+            &["--markdown", &matrix, "--json", &matrix_spelt_otherwise],
+        ],
+    ];
+    for parts in refused {
+        let args = parts.concat();
+        let out = conform(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("same file"), "{args:?}: {err}");
+    }
     assert_eq!(snapshot(&dir), before);
     assert_eq!(snapshot(&vectors), vectors_before);
 }

@@ -33,6 +33,24 @@ pub fn adapter(name: &str) -> Vec<String> {
     ]
 }
 
+/// Runs the `bip37-conform` binary built for the tests with `args`.
+pub fn conform(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(conform_binary())
+        .args(args)
+        .output()
+        .expect("bip37-conform runs")
+}
+
+/// The exit code of a command that exited normally.
+pub fn code(output: &std::process::Output) -> i32 {
+    output.status.code().expect("exited normally")
+}
+
+/// Lossy UTF-8 text of a command's output.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// The `bip37-conform` binary built for the tests.
 pub fn conform_binary() -> &'static str {
     env!("CARGO_BIN_EXE_bip37-conform")
