@@ -122,3 +122,37 @@ fn every_crash_report_carries_the_last_stderr_line() {
         }
     }
 }
+
+/// Runs `bip37-conform args` to its end and returns how long it took.
+fn conform_run(args: &[&str]) -> Duration {
+    let started = Instant::now();
+    let out = common::conform(args);
+    assert!(out.status.code().is_some(), "{args:?}: killed by a signal");
+    started.elapsed()
+}
+
+#[test]
+fn run_and_fuzz_leave_no_process_of_a_wrapped_adapter_behind() {
+    let marker = marker("cli-wrapped-hang");
+    let command = wrapped("hang", &marker).join(" ");
+    let elapsed = conform_run(&[
+        "run",
+        "--impl",
+        &command,
+        "--op",
+        "hashSeed",
+        "--timeout",
+        "200ms",
+        "--total-timeout",
+        "1s",
+    ]);
+    assert!(elapsed < Duration::from_secs(30), "{elapsed:?}");
+    assert_eq!(settles_at_zero(&marker), 0, "processes left by run");
+    // A fuzz campaign against a wrapped adapter that answers correctly and leaves a helper.
+    let command = wrapped("grandchild", &marker).join(" ");
+    let elapsed = conform_run(&[
+        "fuzz", "--impl", &command, "--op", "murmur3", "--time", "1s",
+    ]);
+    assert!(elapsed < Duration::from_secs(30), "{elapsed:?}");
+    assert_eq!(settles_at_zero(&marker), 0, "processes left by fuzz");
+}
