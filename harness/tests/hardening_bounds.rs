@@ -210,3 +210,28 @@ fn the_reference_and_every_mutant_refuse_filters_beyond_the_ceilings_themselves(
     }
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn serve_answers_an_oversized_line_with_an_error_and_keeps_serving() {
+    // 160 MiB without a newline: kept whole, it would not fit the 200 MiB address space.
+    let mut input = vec![b'a'; 160 << 20];
+    input.extend_from_slice(
+        b"\n{\"id\": 2, \"op\": \"murmur3\", \"input\": {\"seed\": 0, \"data\": \"00\"}}\n",
+    );
+    let (code, out, _, elapsed) = bounded(&["serve"], &input, 200 * 1024);
+    assert_eq!(code, 0);
+    let answers: Vec<serde_json::Value> = out
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{out}");
+    assert_eq!(answers[0]["id"], serde_json::Value::Null);
+    assert!(answers[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("longer than"));
+    assert_eq!(answers[1]["id"], 2);
+    assert_eq!(answers[1]["status"], "ok");
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+}
