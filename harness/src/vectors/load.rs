@@ -73,7 +73,7 @@ pub struct LoadedFile {
     pub tests: Vec<LoadedTest>,
 }
 
-/// Where each test's `input` and `expected` start in the text, for error positions.
+/// Where each group's shared fields are in the text: their size, and a position for errors.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Positions<'a> {
@@ -87,19 +87,18 @@ struct GroupPositions<'a> {
     source: Option<&'a RawValue>,
     #[serde(borrow)]
     input: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    tests: Vec<TestPositions<'a>>,
 }
 
 impl GroupPositions<'_> {
     /// The bytes of text every test of the group gets a copy of: shared input, source, comment.
-    fn shared_bytes(&self, group: &TestGroup) -> usize {
+    fn shared_bytes<T>(&self, group: &TestGroup<T>) -> usize {
         let len = |raw: Option<&RawValue>| raw.map_or(0, |r| r.get().len());
         len(self.input) + len(self.source) + group.comment.len()
     }
 }
 
-#[derive(Deserialize)]
+/// Where a test's `input` and `expected` start in the text, for error positions.
+#[derive(Deserialize, Default)]
 struct TestPositions<'a> {
     #[serde(borrow)]
     input: Option<&'a RawValue>,
@@ -108,6 +107,9 @@ struct TestPositions<'a> {
 }
 
 /// Parses the text of one vector file named `name`.
+///
+/// The tests are read as JSON text first and parsed one at a time into their typed form, so
+/// the file is never held as JSON maps all at once (those cost many times the text).
 pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
     let error_at = |offset: usize, field: String, message: String| {
         let (line, column) = line_column(text, offset);
@@ -120,7 +122,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
         }
     };
     let mut de = serde_json::Deserializer::from_str(text);
-    let mut file: VectorFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let raw: VectorFile<&RawValue> = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let inner = e.inner();
         VectorError {
             file: name.to_string(),
@@ -137,25 +139,25 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
         field: ".".into(),
         message: e.to_string(),
     })?;
-    if file.suite != SUITE {
+    if raw.suite != SUITE {
         return Err(error_at(
             0,
             "suite".into(),
-            format!("expected {SUITE:?}, found {:?}", file.suite),
+            format!("expected {SUITE:?}, found {:?}", raw.suite),
         ));
     }
-    if file.format_version != FORMAT_VERSION {
+    if raw.format_version != FORMAT_VERSION {
         return Err(error_at(
             0,
             "formatVersion".into(),
             format!(
                 "this harness reads format version {FORMAT_VERSION}, the file has {}",
-                file.format_version
+                raw.format_version
             ),
         ));
     }
     let mut copied = 0usize;
-    for (g, (group, at)) in file
+    for (g, (group, at)) in raw
         .test_groups
         .iter()
         .zip(&positions.test_groups)
@@ -176,18 +178,42 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
         }
     }
     let mut tests = Vec::new();
-    for (g, group) in file.test_groups.iter_mut().enumerate() {
-        // The cases move into the loaded tests: holding them twice doubled the memory.
-        let cases = std::mem::take(&mut group.tests);
-        for (t, mut case) in cases.into_iter().enumerate() {
-            let at = positions.test_groups.get(g).and_then(|p| p.tests.get(t));
-            let offset_of = |raw: Option<&RawValue>| raw.map_or(0, |r| offset_in(text, r));
+    let mut groups = Vec::new();
+    for (g, group) in raw.test_groups.into_iter().enumerate() {
+        let TestGroup {
+            operation,
+            source,
+            comment,
+            input,
+            tests: cases,
+        } = group;
+        let group = TestGroup {
+            operation,
+            source,
+            comment,
+            input,
+            tests: Vec::new(),
+        };
+        for (t, raw_case) in cases.into_iter().enumerate() {
             let path = format!("testGroups[{g}].tests[{t}]");
+            let mut case = parse_case(raw_case).map_err(|(offset_error, field, message)| {
+                let mut e = error_at(
+                    offset_in(text, raw_case),
+                    format!("{path}.{field}"),
+                    message,
+                );
+                (e.line, e.column) = shift(e.line, e.column, offset_error);
+                e
+            })?;
+            let at: TestPositions = serde_json::from_str(raw_case.get()).unwrap_or_default();
+            let offset_of = |raw: Option<&RawValue>| {
+                raw.map_or(offset_in(text, raw_case), |r| offset_in(text, r))
+            };
             let request =
-                Request::from_json(group.operation, &Value::Object(merged_input(group, &case)))
+                Request::from_json(group.operation, &Value::Object(merged_input(&group, &case)))
                     .map_err(|e| {
                         error_at(
-                            offset_of(at.and_then(|p| p.input)),
+                            offset_of(at.input),
                             format!("{path}.input.{}", e.path),
                             e.message,
                         )
@@ -196,14 +222,14 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                 (None, Expectation::Invalid) => None,
                 (None, _) => {
                     return Err(error_at(
-                        offset_of(at.and_then(|p| p.input)),
+                        offset_of(at.input),
                         format!("{path}.expected"),
                         "a valid or acceptable test needs an expected output".into(),
                     ))
                 }
                 (Some(_), Expectation::Invalid) => {
                     return Err(error_at(
-                        offset_of(at.and_then(|p| p.expected)),
+                        offset_of(at.expected),
                         format!("{path}.expected"),
                         "an invalid test has no expected output".into(),
                     ))
@@ -211,7 +237,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                 (Some(value), _) => {
                     Some(Output::from_json(group.operation, value).map_err(|e| {
                         error_at(
-                            offset_of(at.and_then(|p| p.expected)),
+                            offset_of(at.expected),
                             format!("{path}.expected.{}", e.path),
                             e.message,
                         )
@@ -234,12 +260,44 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                 expected,
             });
         }
+        groups.push(group);
     }
+    let file = VectorFile {
+        suite: raw.suite,
+        format_version: raw.format_version,
+        schema: raw.schema,
+        number_of_tests: raw.number_of_tests,
+        header: raw.header,
+        notes: raw.notes,
+        test_groups: groups,
+    };
     Ok(LoadedFile {
         name: name.to_string(),
         file,
         tests,
     })
+}
+
+/// Parses one test from its JSON text; an error carries its (line, column) within that text,
+/// the path of the field and the message.
+fn parse_case(raw: &RawValue) -> Result<TestCase, ((usize, usize), String, String)> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        (
+            (inner.line(), inner.column()),
+            e.path().to_string(),
+            strip_position(&inner.to_string()),
+        )
+    })
+}
+
+/// The position `within` (line, column, both from 1) of a text that starts at `line`, `column`.
+fn shift(line: usize, column: usize, within: (usize, usize)) -> (usize, usize) {
+    match within {
+        (1, c) => (line, column + c - 1),
+        (l, c) => (line + l - 1, c),
+    }
 }
 
 /// The largest vector file read, in bytes (the suite's largest is under 1 MB).
