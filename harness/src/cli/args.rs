@@ -162,6 +162,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Known failures (TOML): listed failures are expected, a listed test that passes fails.
+    /// The file must exist, unless --update-expectations creates it.
     #[arg(long, value_name = "FILE")]
     pub expectations: Option<PathBuf>,
     /// Rewrite the expectations file from this run.
