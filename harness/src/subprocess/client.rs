@@ -151,17 +151,31 @@ impl Process {
     fn wait_or_kill(&mut self, grace: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + grace;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.kill_group();
-                    return Some(status);
-                }
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
-                _ => {
-                    self.kill();
-                    return None;
-                }
+            if self.has_exited() {
+                self.kill_group();
+                return self.child.wait().ok();
             }
+            if Instant::now() >= deadline {
+                self.kill();
+                return None;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// True once the child has exited, without reaping it: until it is reaped its pid, which
+    /// is its group's id, cannot be given to another process.
+    fn has_exited(&self) -> bool {
+        let pid: libc::id_t = self.child.id();
+        // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: waitid on our own child with a valid siginfo_t; WNOWAIT leaves it unreaped.
+        match unsafe { libc::waitid(libc::P_PID, pid, &mut info, flags) } {
+            // WNOHANG leaves si_pid 0 while the child runs.
+            // SAFETY: waitid filled `info` for a child state change (or left it zeroed).
+            0 => (unsafe { info.si_pid() }) != 0,
+            _ => true,
         }
     }
 
@@ -188,8 +202,8 @@ impl Process {
         let _ = self.child.wait();
     }
 
-    /// SIGKILL to every process of the child's group (the group id is the child's pid, which
-    /// stays reserved while any member is alive, so this reaches no other process).
+    /// SIGKILL to every process of the child's group. Called before the child is reaped, so
+    /// the group id (the child's pid) cannot name another process's group.
     fn kill_group(&self) {
         if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
             // SAFETY: kill(2) with a negative pid signals that process group; no memory is involved.
