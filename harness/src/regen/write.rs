@@ -24,13 +24,16 @@ pub fn write_atomically(path: &Path, record: &Record) -> Result<(), RegenError> 
     Ok(())
 }
 
-/// Reads a record, refusing another kind or format version.
+/// The largest record read, in bytes (the committed one is under 100 kB).
+const MAX_RECORD_BYTES: u64 = 16 << 20;
+
+/// Reads a record (a regular file of at most 16 MiB), refusing another kind or format version.
 pub fn read(path: &Path) -> Result<Record, RegenError> {
     let fail = |detail: String| RegenError::Input {
         path: path.display().to_string(),
         detail,
     };
-    let text = fs::read_to_string(path).map_err(|e| {
+    let text = crate::input_file::read_text(path, MAX_RECORD_BYTES).map_err(|e| {
         fail(format!(
             "{e} (run `bip37-conform regen` without --check to make the first record)"
         ))
