@@ -136,7 +136,7 @@ pub fn write_corpora(seeds: &[Seed], out: &Path) -> io::Result<usize> {
         let name = hex::encode(&sha256(&s.bytes)[..8]);
         let path = dir.join(format!("seed-{name}"));
         if !path.exists() {
-            fs::write(path, &s.bytes)?;
+            bip37_harness::atomic_file::write(&path, &s.bytes)?;
             written += 1;
         }
     }

@@ -47,6 +47,9 @@ pub struct ExpectedFailure {
     pub reason: String,
 }
 
+/// The largest expectations file read, in bytes: far more than one entry per vector needs.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
 const HEADER: &str = "\
 # bip37-conform expectations: the failures this implementation is known to have.
 # A listed test that passes fails the run (remove its entry); `--update-expectations` rewrites
@@ -77,11 +80,11 @@ impl Expectations {
         Ok(parsed)
     }
 
-    /// Reads an expectations file; a missing file is an empty list.
+    /// Reads an expectations file: a regular file of at most [`MAX_FILE_BYTES`]; a missing
+    /// file is an error (only `--update-expectations` may start from nothing).
     pub fn load(path: &Path) -> Result<Self, String> {
-        match std::fs::read_to_string(path) {
+        match crate::input_file::read_text(path, MAX_FILE_BYTES) {
             Ok(text) => Self::parse(&text).map_err(|e| format!("{}: {e}", path.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
             Err(e) => Err(format!("{}: {e}", path.display())),
         }
     }

@@ -4,12 +4,14 @@
 //! operations every implementation answers, the [`implementation::Implementation`] trait and
 //! the built-in reference behind it.
 
+pub mod atomic_file;
 pub mod cli;
 pub mod diagnosis;
 pub mod expectations;
 pub mod fuzz;
 pub mod hex;
 pub mod implementation;
+pub mod input_file;
 pub mod matrix;
 pub mod mutants;
 pub mod ops;

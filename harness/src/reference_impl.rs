@@ -36,12 +36,8 @@ pub fn init_filter(init: &FilterInit) -> Result<BloomFilter, (Stage, String)> {
             hash_funcs,
             tweak,
             flags,
-        } => Ok(BloomFilter::from_parts(
-            data.0.clone(),
-            *hash_funcs,
-            *tweak,
-            *flags,
-        )),
+        } => BloomFilter::bounded(data.0.clone(), *hash_funcs, *tweak, *flags)
+            .map_err(|e| (Stage::Parameters, e.to_string())),
     }
 }
 

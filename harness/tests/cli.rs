@@ -2,11 +2,7 @@
 
 mod common;
 
-use common::{code, conform};
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{code, conform, text};
 
 fn vectors() -> String {
     common::fixture_vectors().to_string_lossy().into_owned()

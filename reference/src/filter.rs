@@ -7,12 +7,11 @@
 //! guard): `insert` does nothing and `contains` is always true. A filter with zero hash
 //! functions contains everything too, vacuously.
 
+use crate::ceilings::{self, BeyondCeiling};
 use crate::flags::UpdateMode;
 use crate::limits;
 use crate::murmur3::murmur3;
 use crate::sizing::{size_for, FilterSize, SizingError};
-use crate::wire::MAX_COMPACT_SIZE;
-use std::fmt;
 
 /// The multiplier of the hash function index in the seed.
 pub const SEED_MULTIPLIER: u32 = 0xFBA4_C795;
@@ -21,22 +20,6 @@ pub const SEED_MULTIPLIER: u32 = 0xFBA4_C795;
 pub fn hash_seed(hash_index: u32, tweak: u32) -> u32 {
     hash_index.wrapping_mul(SEED_MULTIPLIER).wrapping_add(tweak)
 }
-
-/// A filter size that cannot exist: larger than any `filterload` payload can carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FilterTooLargeToBuild(pub u64);
-
-impl fmt::Display for FilterTooLargeToBuild {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a filter of {} bytes is larger than the {MAX_COMPACT_SIZE}-byte wire maximum",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for FilterTooLargeToBuild {}
 
 /// A BIP 37 Bloom filter as a node holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,16 +45,15 @@ impl BloomFilter {
         ))
     }
 
-    /// An all-zero filter of an explicit size, as clients that skip the sizing formula build.
+    /// An all-zero filter of an explicit size, as clients that skip the sizing formula build;
+    /// refused beyond the [`ceilings`] before anything is allocated.
     pub fn with_size(
         filter_bytes: u64,
         hash_funcs: u32,
         tweak: u32,
         flags: u8,
-    ) -> Result<Self, FilterTooLargeToBuild> {
-        if filter_bytes > MAX_COMPACT_SIZE {
-            return Err(FilterTooLargeToBuild(filter_bytes));
-        }
+    ) -> Result<Self, BeyondCeiling> {
+        ceilings::check_filter(filter_bytes, hash_funcs)?;
         Ok(Self::from_parts(
             vec![0; filter_bytes as usize],
             hash_funcs,
@@ -80,7 +62,19 @@ impl BloomFilter {
         ))
     }
 
-    /// A filter from its four wire fields.
+    /// A filter from its four wire fields, refused beyond the [`ceilings`].
+    pub fn bounded(
+        data: Vec<u8>,
+        hash_funcs: u32,
+        tweak: u32,
+        flags: u8,
+    ) -> Result<Self, BeyondCeiling> {
+        ceilings::check_filter(data.len() as u64, hash_funcs)?;
+        Ok(Self::from_parts(data, hash_funcs, tweak, flags))
+    }
+
+    /// A filter from its four wire fields, unchecked: for fields within Core's limits (a
+    /// `filterload` that passed them) or the ceilings; otherwise use [`Self::bounded`].
     pub fn from_parts(data: Vec<u8>, hash_funcs: u32, tweak: u32, flags: u8) -> Self {
         Self {
             data,
@@ -216,8 +210,10 @@ mod tests {
     }
 
     #[test]
-    fn explicit_size_is_bounded_by_the_wire_maximum() {
-        assert!(BloomFilter::with_size(MAX_COMPACT_SIZE + 1, 1, 0, 0).is_err());
+    fn explicit_size_is_bounded_by_the_ceilings() {
+        assert!(BloomFilter::with_size(288_001, 1, 0, 0).is_err());
+        assert!(BloomFilter::with_size(10, 4_294_967_295, 0, 0).is_err());
+        assert!(BloomFilter::bounded(vec![0; 10], 1_001, 0, 0).is_err());
         assert_eq!(
             BloomFilter::with_size(10, 5, 99, 1).unwrap().data(),
             &[0; 10]

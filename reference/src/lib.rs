@@ -7,7 +7,8 @@
 //! - [`sizing`]: the constructor's (n, p) → (bytes, hash functions) arithmetic.
 //! - [`filter`]: the filter, its seeds and bit indexes, `insert` and `contains`.
 //! - [`wire`] and [`compact_size`]: `filterload` / `filteradd` / `filterclear` payloads.
-//! - [`limits`]: the size limits a node applies after decoding.
+//! - [`limits`]: the size limits a node applies after decoding; [`ceilings`]: the largest
+//!   filter built here at all, so no input makes unbounded work.
 //! - [`flags`]: the `nFlags` byte and the update mode it selects.
 //! - [`sha256`], [`tx`], [`block`]: hashing and bounded transaction / block decoders.
 //! - [`script`] and [`solver`]: the pushes a filter tests and the P2PUBKEY_ONLY templates.
@@ -17,6 +18,7 @@
 //! Nothing here panics on any input, and no decoder allocates from an untrusted length.
 
 pub mod block;
+pub mod ceilings;
 pub mod compact_size;
 pub mod filter;
 pub mod flags;
@@ -33,6 +35,7 @@ pub mod tx;
 pub mod wire;
 
 pub use block::{Block, BlockHeader};
+pub use ceilings::BeyondCeiling;
 pub use filter::{hash_seed, BloomFilter};
 pub use flags::UpdateMode;
 pub use limits::LimitError;

@@ -165,6 +165,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Known failures (TOML): listed failures are expected, a listed test that passes fails.
+    /// The file must exist, unless --update-expectations creates it.
     #[arg(long, value_name = "FILE")]
     pub expectations: Option<PathBuf>,
     /// Rewrite the expectations file from this run. The exit code is still the verdict of
@@ -215,7 +216,11 @@ pub fn parse_op(text: &str) -> Result<OpName, String> {
     })
 }
 
-/// A duration written as a number with a unit: `ms`, `s` or `m`.
+/// The longest duration any option takes: a year. Longer ones (`10000000000000000000s`)
+/// would overflow the clock when added to it.
+pub const MAX_DURATION: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// A duration written as a number with a unit: `ms`, `s` or `m`, at most [`MAX_DURATION`].
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let split = text
         .find(|c: char| !c.is_ascii_digit() && c != '.')
@@ -230,7 +235,14 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         "m" => value * 60.0,
         _ => return Err(format!("{text:?}: the unit must be ms, s or m")),
     };
-    Duration::try_from_secs_f64(seconds).map_err(|e| format!("{text:?}: {e}"))
+    let duration = Duration::try_from_secs_f64(seconds).map_err(|e| format!("{text:?}: {e}"))?;
+    if duration > MAX_DURATION {
+        return Err(format!(
+            "{text:?} is longer than the longest duration accepted, a year ({}s)",
+            MAX_DURATION.as_secs()
+        ));
+    }
+    Ok(duration)
 }
 
 #[cfg(test)]
@@ -244,6 +256,9 @@ mod tests {
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
         assert!(parse_duration("5").is_err());
         assert!(parse_duration("s").is_err());
+        assert!(parse_duration("10000000000000000000s").is_err());
+        assert!(parse_duration("1e400s").is_err());
+        assert_eq!(parse_duration("525600m"), Ok(MAX_DURATION));
     }
 
     #[test]

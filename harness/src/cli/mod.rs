@@ -5,6 +5,7 @@
 pub mod args;
 pub mod builtins;
 pub mod exit;
+pub mod output;
 pub mod plan;
 pub mod run;
 pub mod vector_set;
@@ -32,7 +33,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Command::List(args) => match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
             Ok(tests) => {
                 let selected = args.select.selection().apply(&tests);
-                print!("{}", plan::render(&selected, tests.len()));
+                output::print(&plan::render(&selected, tests.len()));
                 exit::CONFORMANT
             }
             Err(code) => code,
@@ -48,7 +49,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Mutants(args) => match vector_set::load_or_exit(args.vectors.as_deref()) {
             Ok(tests) => {
                 let outcomes = crate::mutants::table::kill_table(&tests);
-                print!("{}", crate::mutants::table::render(&outcomes));
+                output::print(&crate::mutants::table::render(&outcomes));
                 match outcomes.iter().all(|o| o.caught()) {
                     true => exit::CONFORMANT,
                     false => exit::FAILURES,

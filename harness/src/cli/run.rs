@@ -4,6 +4,7 @@
 use super::args::{Colour, RunArgs, TargetArgs};
 use super::builtins::builtin;
 use super::{exit, plan, vector_set};
+use crate::atomic_file::refuse_overwriting;
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::report::{self, Format};
@@ -23,10 +24,16 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     let selected = args.select.selection().apply(&tests);
     if args.list {
-        print!("{}", plan::render(&selected, tests.len()));
+        super::output::print(&plan::render(&selected, tests.len()));
         return exit::CONFORMANT;
     }
+    if let Err(message) = refuse_output_over_inputs(args) {
+        return harness_error(&message);
+    }
     let expectations = match &args.expectations {
+        Some(path) if args.update_expectations && !crate::input_file::exists(path) => {
+            Expectations::default()
+        }
         Some(path) => match Expectations::load(path) {
             Ok(e) => e,
             Err(e) => return harness_error(&format!("expectations file {e}")),
@@ -50,8 +57,13 @@ pub fn run(args: &RunArgs) -> u8 {
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
     if let (Some(path), true) = (&args.expectations, args.update_expectations) {
         let updated = expectations.updated(&raw, &known, args.record_crashes);
-        if let Err(e) = std::fs::write(path, updated.to_toml()) {
-            return harness_error(&format!("cannot write {}: {e}", path.display()));
+        if let Err(e) = crate::atomic_file::write(path, updated.to_toml().as_bytes()) {
+            return harness_error(&format!(
+                "the expectations were NOT updated: cannot write {}: {e}; the file keeps its \
+                 previous contents, without the {} expected failures of this run",
+                path.display(),
+                updated.failures.len()
+            ));
         }
         let left_out = raw
             .results
@@ -87,7 +99,7 @@ pub fn run(args: &RunArgs) -> u8 {
     let text = report::render(&run, args.format, colour);
     match &args.output {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
+            if let Err(e) = crate::atomic_file::write(path, text.as_bytes()) {
                 return harness_error(&format!("cannot write {}: {e}", path.display()));
             }
             for notice in report::notices(&run) {
@@ -101,7 +113,7 @@ pub fn run(args: &RunArgs) -> u8 {
             );
         }
         None => {
-            print!("{text}");
+            super::output::print(&text);
             if args.format != Format::Human {
                 for notice in report::notices(&run) {
                     eprintln!("bip37-conform: {notice}");
@@ -138,6 +150,16 @@ pub fn start(
         Ok(child) => Ok(Box::new(child)),
         Err(e) => Err((exit::of_start_error(&e), e.to_string())),
     }
+}
+
+/// Refuses an `--output` that names a file the run reads (the expectations file or a vector
+/// file): the report would replace it.
+fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
+    let Some(output) = &args.output else {
+        return Ok(());
+    };
+    let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
+    refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
 }
 
 fn harness_error(message: &str) -> u8 {

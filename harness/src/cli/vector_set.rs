@@ -19,9 +19,13 @@ pub fn load(dir: Option<&Path>) -> Result<Vec<LoadedTest>, VectorError> {
     Ok(load_files(dir)?.into_iter().flat_map(|f| f.tests).collect())
 }
 
-/// [`load`] for a command: a broken vector file is reported on stderr and turned into exit
-/// code 4.
+/// [`load`] for a command: a `--vectors` directory that cannot be listed or holds no vector
+/// file is a usage error (exit code 2); a broken vector file is reported on stderr and turned
+/// into exit code 4.
 pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
+    if let Some(dir) = dir {
+        paths_or_exit(dir)?;
+    }
     load(dir).map_err(|e| {
         eprintln!("bip37-conform: invalid vectors: {e}");
         exit::INVALID_VECTORS
@@ -36,13 +40,7 @@ pub fn lint_or_exit(dir: Option<&Path>) -> Result<(), u8> {
     let Some(dir) = dir else {
         return Ok(());
     };
-    let problems = match paths(dir) {
-        Ok(paths) => lint_paths(&paths),
-        Err(e) => {
-            eprintln!("bip37-conform: invalid vectors: {e}");
-            return Err(exit::INVALID_VECTORS);
-        }
-    };
+    let problems = lint_paths(&paths_or_exit(dir)?);
     if problems.is_empty() {
         return Ok(());
     }
@@ -57,28 +55,32 @@ pub fn lint_or_exit(dir: Option<&Path>) -> Result<(), u8> {
     Err(exit::INVALID_VECTORS)
 }
 
+/// The vector files a command reads from `--vectors DIR` (none for the built-in vectors), for
+/// refusing an output over one of them.
+pub fn input_paths(dir: Option<&Path>) -> Vec<PathBuf> {
+    dir.and_then(|dir| vector_paths(dir).ok())
+        .unwrap_or_default()
+}
+
 /// `bip37-conform lint`: prints every problem of the vectors; exit code 4 if there is one.
 pub fn lint(dir: Option<&Path>) -> u8 {
     let (count, problems) = match dir {
         None => (embedded::FILES.len(), lint_texts(embedded::FILES)),
-        Some(dir) => match paths(dir) {
+        Some(dir) => match paths_or_exit(dir) {
             Ok(paths) => (paths.len(), lint_paths(&paths)),
-            Err(e) => {
-                eprintln!("bip37-conform lint: {e}");
-                return exit::INVALID_VECTORS;
-            }
+            Err(code) => return code,
         },
     };
-    for problem in &problems {
-        println!("{problem}");
-    }
-    if problems.is_empty() {
-        println!("{count} vector files, no problems");
+    let mut text: String = problems.iter().map(|p| format!("{p}\n")).collect();
+    let code = if problems.is_empty() {
+        text += &format!("{count} vector files, no problems\n");
         exit::CONFORMANT
     } else {
-        println!("{} problems", problems.len());
+        text += &format!("{} problems\n", problems.len());
         exit::INVALID_VECTORS
-    }
+    };
+    super::output::print(&text);
+    code
 }
 
 /// The problems of the files at `paths`: a file that does not load is one problem.
@@ -91,15 +93,26 @@ fn lint_paths(paths: &[PathBuf]) -> Vec<Problem> {
         .map(|e| Problem {
             file: e.file.clone(),
             id: None,
-            message: format!(
-                "{}:{}: field `{}`: {}",
-                e.line, e.column, e.field, e.message
-            ),
+            message: match e.line {
+                0 => e.message.clone(),
+                _ => format!(
+                    "{}:{}: field `{}`: {}",
+                    e.line, e.column, e.field, e.message
+                ),
+            },
         })
         .collect();
     let loaded: Vec<LoadedFile> = loaded.into_iter().filter_map(Result::ok).collect();
     problems.extend(lint_files(&loaded));
     problems
+}
+
+/// [`paths`] for a command: a directory problem is reported on stderr as exit code 2.
+fn paths_or_exit(dir: &Path) -> Result<Vec<PathBuf>, u8> {
+    paths(dir).map_err(|e| {
+        eprintln!("bip37-conform: --vectors {}: {}", dir.display(), e.message);
+        exit::HARNESS_ERROR
+    })
 }
 
 /// The `*_test.json` files of `dir`; none at all is an error.

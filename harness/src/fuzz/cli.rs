@@ -153,7 +153,7 @@ fn report(summary: &Summary, name: String, seed: u64) -> u8 {
             .collect::<Vec<_>>(),
     );
     match vector::vector_file(&finding.request, &finding.reference, &provenance, notes) {
-        Some(file) => print!("{}", vector::to_json(&file)),
+        Some(file) => crate::cli::output::print(&vector::to_json(&file)),
         None => eprintln!("(the reference has no answer to record as a vector)"),
     }
     exit::FAILURES

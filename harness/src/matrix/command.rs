@@ -2,6 +2,7 @@
 //! vectors, one after the other, and write the matrix as Markdown and/or JSON.
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
+use crate::atomic_file::refuse_overwriting;
 use crate::cli::args::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::cli::{exit, vector_set};
 use crate::implementation::Implementation;
@@ -44,9 +45,12 @@ pub fn run(args: &MatrixArgs) -> u8 {
     if let Err(e) = super::spec::check_unique(&args.impls) {
         return fail(exit::HARNESS_ERROR, &e.to_string());
     }
-    let tests = match vector_set::load(args.vectors.vectors.as_deref()) {
+    if let Err(e) = refuse_outputs_over_inputs(args) {
+        return fail(exit::HARNESS_ERROR, &e);
+    }
+    let tests = match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
         Ok(tests) => tests,
-        Err(e) => return fail(exit::INVALID_VECTORS, &format!("invalid vectors: {e}")),
+        Err(code) => return code,
     };
     let selected = args.select.selection().apply(&tests);
     let mut columns = Vec::new();
@@ -71,7 +75,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
         (args.json.as_deref(), json::render(&matrix)),
     ];
     if args.markdown.is_none() && args.json.is_none() {
-        print!("{}", outputs[0].1);
+        crate::cli::output::print(&outputs[0].1);
         return exit::CONFORMANT;
     }
     for (path, text) in outputs {
@@ -104,8 +108,21 @@ fn run_one(
     Ok(ColumnRun::diagnosed(participant, run))
 }
 
+/// Refuses `--markdown` and `--json` naming the same file, or a vector file the run reads.
+fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
+    let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
+    if let (Some(markdown), Some(json)) = (&args.markdown, &args.json) {
+        refuse_overwriting(markdown, [json])?;
+    }
+    for output in args.markdown.iter().chain(&args.json) {
+        refuse_overwriting(output, &vector_files)?;
+    }
+    Ok(())
+}
+
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::atomic_file::write(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     eprintln!("bip37-conform matrix: wrote {}", path.display());
     Ok(())
 }

@@ -10,8 +10,11 @@ use std::fmt::Write;
 const IDS_SHOWN: usize = 6;
 
 /// Makes text safe inside a Markdown table cell.
-fn escape(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+use crate::report::escape::{markdown_code, markdown_text as escape};
+
+/// Text for a code span in a table cell (where `|` would still end the cell).
+fn code_cell(text: &str) -> String {
+    markdown_code(text).replace('|', "\\|")
 }
 
 fn ids(tests: &[String], limit: usize) -> String {
@@ -80,7 +83,7 @@ pub fn render(matrix: &Matrix) -> String {
             escape(&c.implementation),
             escape(&counts),
             escape(&c.diagnosis),
-            escape(&c.command)
+            code_cell(&c.command)
         );
     }
 

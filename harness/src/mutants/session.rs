@@ -13,7 +13,7 @@ use crate::implementation::{Answer, Fault, Stage};
 use crate::ops::{SequenceOutput, Step, StepResult};
 use bip37_reference::block::Block;
 use bip37_reference::tx::Transaction;
-use bip37_reference::DecodeError;
+use bip37_reference::{DecodeError, FilterLoad};
 
 /// Why a session stops before its last step.
 enum Stop {
@@ -59,6 +59,14 @@ fn keep_updates(bug: Bug, filter: &mut MutantFilter, working: MutantFilter) {
     }
 }
 
+/// The filter a mutant node installs from `load`, refused beyond the work ceilings (a mutant
+/// without Core's limits would otherwise hash 2^32 - 1 times per element).
+fn bounded(bug: Bug, load: FilterLoad) -> Result<MutantFilter, Stop> {
+    bip37_reference::ceilings::check_filter(load.data.len() as u64, load.hash_funcs)
+        .map_err(|e| rejected(Stage::Limits)(e.to_string()))?;
+    Ok(MutantFilter::from_fields(bug, load))
+}
+
 /// What the mutant node does with one step; `filter` is the peer's filter.
 fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<StepResult, Stop> {
     Ok(match step {
@@ -67,12 +75,12 @@ fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<Step
                 None => dropped(bug),
                 Some(load) if wire::check_filterload_limits(bug, &load).is_err() => {
                     if bug == Bug::RejectedFilterloadReplaces {
-                        *filter = Some(MutantFilter::from_fields(bug, load));
+                        *filter = Some(bounded(bug, load)?);
                     }
                     StepResult::Misbehaving
                 }
                 Some(load) => {
-                    *filter = Some(MutantFilter::from_fields(bug, load));
+                    *filter = Some(bounded(bug, load)?);
                     StepResult::Accepted
                 }
             }

@@ -5,6 +5,7 @@
 //! [`crate::implementation::Implementation`] trait. The table in [`operations!`] is the
 //! single list of them.
 
+pub mod ceilings;
 pub mod filter;
 pub mod matching;
 pub mod sequence;
@@ -54,9 +55,12 @@ macro_rules! operations {
                 match self { $(Request::$variant(_) => OpName::$variant,)* }
             }
 
-            /// Parses the JSON input of `op`, naming the path of a bad field.
+            /// Parses the JSON input of `op`, naming the path of a bad field; a request beyond
+            /// the work [`ceilings`] is refused here, before anything computes with it.
             pub fn from_json(op: OpName, input: &Value) -> Result<Self, FieldError> {
-                Ok(match op { $(OpName::$variant => Request::$variant(parse(input)?),)* })
+                let request = match op { $(OpName::$variant => Request::$variant(parse(input)?),)* };
+                request.check_ceilings()?;
+                Ok(request)
             }
 
             /// The JSON input.

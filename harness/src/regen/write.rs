@@ -1,11 +1,9 @@
-//! Writing and reading the record file. Writing is atomic: the text goes to a temporary file
-//! next to the target, is flushed to disk, and only then renamed over the target, so an
-//! interrupted run leaves the committed record as it was.
+//! Writing and reading the record file. Writing is atomic ([`crate::atomic_file`]): an
+//! interrupted or failed run leaves the committed record as it was.
 
 use super::error::RegenError;
 use super::record::{Record, RECORD_FORMAT_VERSION, RECORD_KIND};
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 /// Writes `record` to `path` atomically (pretty JSON, trailing newline).
@@ -22,31 +20,20 @@ pub fn write_atomically(path: &Path, record: &Record) -> Result<(), RegenError> 
         _ => Path::new("."),
     };
     fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
-    let name = path
-        .file_name()
-        .ok_or_else(|| fail("the path names no file".into()))?;
-    let temp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = fs::File::create(&temp)
-        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
-        .and_then(|_| fs::rename(&temp, path));
-    if let Err(e) = result {
-        let _ = fs::remove_file(&temp);
-        return Err(fail(e.to_string()));
-    }
+    crate::atomic_file::write(path, text.as_bytes()).map_err(|e| fail(e.to_string()))?;
     Ok(())
 }
 
-/// Reads a record, refusing another kind or format version.
+/// The largest record read, in bytes (the committed one is under 100 kB).
+const MAX_RECORD_BYTES: u64 = 16 << 20;
+
+/// Reads a record (a regular file of at most 16 MiB), refusing another kind or format version.
 pub fn read(path: &Path) -> Result<Record, RegenError> {
     let fail = |detail: String| RegenError::Input {
         path: path.display().to_string(),
         detail,
     };
-    let text = fs::read_to_string(path).map_err(|e| {
+    let text = crate::input_file::read_text(path, MAX_RECORD_BYTES).map_err(|e| {
         fail(format!(
             "{e} (run `bip37-conform regen` without --check to make the first record)"
         ))

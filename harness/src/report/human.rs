@@ -1,6 +1,7 @@
 //! The report for people: counts per state, then every failure with its details, then the
 //! verdict. Colour is the caller's choice (the CLI uses it only on a terminal).
 
+use super::escape::control;
 use super::{details, notices, verdict_text};
 use crate::runner::select::{source_kind, wire_name};
 use crate::runner::{Conformance, Run, State};
@@ -31,7 +32,7 @@ pub fn render(run: &Run, colour: bool) -> String {
     let _ = writeln!(
         out,
         "bip37-conform: {}, {} tests in {:.3} s",
-        run.implementation,
+        control(&run.implementation),
         run.results.len(),
         run.elapsed.as_secs_f64()
     );
@@ -47,20 +48,20 @@ pub fn render(run: &Run, colour: bool) -> String {
             out,
             "\n{} {}  [{}, phase {}, source {}]",
             paint(colour, "1;31", result.state.as_str()),
-            paint(colour, "1", &test.case.id),
+            paint(colour, "1", &control(&test.case.id)),
             test.request.op(),
             wire_name(&test.case.phase),
             source_kind(&test.group.source)
         );
         for (label, value) in details(result, Some(VALUE_LIMIT)) {
-            let _ = writeln!(out, "  {label:<10} {value}");
+            let _ = writeln!(out, "  {label:<10} {}", control(&value));
         }
     }
     for notice in notices(run) {
-        let _ = writeln!(out, "\n{notice}");
+        let _ = writeln!(out, "\n{}", control(&notice));
     }
     if let Some(why) = &run.aborted {
-        let _ = writeln!(out, "\nrun stopped early: {why}");
+        let _ = writeln!(out, "\nrun stopped early: {}", control(why));
     }
     let code = match run.conformance() {
         Conformance::Conformant => "1;32",

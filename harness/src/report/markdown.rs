@@ -1,6 +1,7 @@
 //! The Markdown report, for pull-request comments and job summaries: the verdict, a table of
 //! counts per state and one section per failure.
 
+use super::escape::{markdown_code, markdown_text};
 use super::{details, notices, verdict_text};
 use crate::runner::Run;
 use std::fmt::Write;
@@ -12,7 +13,7 @@ const VALUE_LIMIT: usize = 600;
 pub fn render(run: &Run) -> String {
     let mut out = format!(
         "## bip37-conform: {}\n\n**{}**: {} tests in {:.3} s.\n\n| state | tests |\n|---|---:|\n",
-        run.implementation,
+        markdown_text(&run.implementation),
         verdict_text(run),
         run.results.len(),
         run.elapsed.as_secs_f64()
@@ -21,15 +22,20 @@ pub fn render(run: &Run) -> String {
         let _ = writeln!(out, "| {state} | {n} |");
     }
     if let Some(why) = &run.aborted {
-        let _ = writeln!(out, "\nThe run stopped early: {why}.");
+        let _ = writeln!(out, "\nThe run stopped early: {}.", markdown_text(why));
     }
     for notice in notices(run) {
-        let _ = writeln!(out, "\n{}", notice.replace('`', "'"));
+        let _ = writeln!(out, "\n{}", markdown_text(&notice));
     }
     for r in run.failures() {
-        let _ = writeln!(out, "\n### `{}`: {}\n", r.test.case.id, r.state);
+        let _ = writeln!(
+            out,
+            "\n### `{}`: {}\n",
+            markdown_code(&r.test.case.id),
+            r.state
+        );
         for (label, value) in details(r, Some(VALUE_LIMIT)) {
-            let _ = writeln!(out, "- **{label}**: `{}`", value.replace('`', "'"));
+            let _ = writeln!(out, "- **{label}**: `{}`", markdown_code(&value));
         }
     }
     out

@@ -4,6 +4,7 @@
 //! Every format shows, for each failure, the input, the expected and actual values, the first
 //! difference and, when one is named, the diagnosis.
 
+pub mod escape;
 pub mod human;
 pub mod json;
 pub mod junit;

@@ -10,7 +10,7 @@ pub fn render(run: &Run) -> String {
     let mut out = format!("TAP version 13\n1..{}\n", run.results.len());
     for (n, r) in run.results.iter().enumerate() {
         let n = n + 1;
-        let id = r.test.case.id.replace('#', "\\#");
+        let id = one_line(&r.test.case.id);
         let _ = match r.state {
             State::Pass => writeln!(out, "ok {n} - {id}"),
             State::Unsupported => writeln!(out, "ok {n} - {id} # SKIP unsupported"),
@@ -40,5 +40,5 @@ pub fn render(run: &Run) -> String {
 }
 
 fn one_line(text: &str) -> String {
-    text.replace(['\n', '\r'], " ").replace('#', "\\#")
+    super::escape::control(text).replace('#', "\\#")
 }

@@ -12,6 +12,7 @@ use super::protocol::{AnswerLine, Hello, HelloLine, RequestLine, PROTOCOL_VERSIO
 use crate::implementation::{Answer, Fault, Implementation};
 use crate::ops::{OpName, Output, Request};
 use std::fmt;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -96,6 +97,8 @@ impl Process {
             .ok_or_else(|| StartError::Spawn("the command line is empty".into()))?;
         let mut child = Command::new(program)
             .args(args)
+            // Its own process group: a wrapper's children and grandchildren go with it.
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -143,18 +146,36 @@ impl Process {
         }
     }
 
-    /// Waits up to `grace` for the child to exit, and kills it if it has not.
+    /// Waits up to `grace` for the child to exit, and kills it if it has not; either way the
+    /// rest of its process group (what a wrapper started) is killed too.
     fn wait_or_kill(&mut self, grace: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + grace;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
-                _ => {
-                    self.kill();
-                    return None;
-                }
+            if self.has_exited() {
+                self.kill_group();
+                return self.child.wait().ok();
             }
+            if Instant::now() >= deadline {
+                self.kill();
+                return None;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// True once the child has exited, without reaping it: until it is reaped its pid, which
+    /// is its group's id, cannot be given to another process.
+    fn has_exited(&self) -> bool {
+        let pid: libc::id_t = self.child.id();
+        // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: waitid on our own child with a valid siginfo_t; WNOWAIT leaves it unreaped.
+        match unsafe { libc::waitid(libc::P_PID, pid, &mut info, flags) } {
+            // WNOHANG leaves si_pid 0 while the child runs.
+            // SAFETY: waitid filled `info` for a child state change (or left it zeroed).
+            0 => (unsafe { info.si_pid() }) != 0,
+            _ => true,
         }
     }
 
@@ -164,6 +185,8 @@ impl Process {
             Some(status) => status.to_string(),
             None => "closed its stdout and was killed".to_string(),
         };
+        // Every writer of stderr is gone now: read it to its end before taking the tail.
+        self.stderr.wait_for_end(STDERR_END_WAIT);
         let stderr = self.stderr.text();
         if stderr.is_empty() {
             status
@@ -172,9 +195,20 @@ impl Process {
         }
     }
 
+    /// Kills the child's whole process group, then reaps the child.
     fn kill(&mut self) {
+        self.kill_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// SIGKILL to every process of the child's group. Called before the child is reaped, so
+    /// the group id (the child's pid) cannot name another process's group.
+    fn kill_group(&self) {
+        if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals that process group; no memory is involved.
+            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        }
     }
 
     /// Closes stdin and gives the child `grace` to exit before killing it.
@@ -183,6 +217,9 @@ impl Process {
         self.wait_or_kill(grace);
     }
 }
+
+/// How long a crash report waits for stderr to reach its end once the group is dead.
+const STDERR_END_WAIT: Duration = Duration::from_millis(500);
 
 /// The last `max` bytes of `text` or a little fewer, starting at a character boundary.
 fn tail(text: &str, max: usize) -> &str {

@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::process::{ChildStdin, ChildStdout};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -151,7 +151,8 @@ impl RequestWriter {
     }
 }
 
-fn next_line(reader: &mut impl BufRead, limit: usize) -> Line {
+/// The next line of `reader`, at most `limit` bytes (the rest of a longer one is skipped).
+pub fn next_line(reader: &mut impl BufRead, limit: usize) -> Line {
     let mut line = Vec::new();
     let mut oversized = false;
     loop {
@@ -196,6 +197,8 @@ fn next_line(reader: &mut impl BufRead, limit: usize) -> Line {
 #[derive(Debug, Clone, Default)]
 pub struct StderrTail {
     tail: Arc<Mutex<Vec<u8>>>,
+    /// Set by the reader thread when the pipe has closed and every byte is in `tail`.
+    ended: Arc<(Mutex<bool>, Condvar)>,
 }
 
 impl StderrTail {
@@ -206,11 +209,12 @@ impl StderrTail {
     pub fn drain<R: Read + Send + 'static>(mut pipe: R) -> Self {
         let tail = StderrTail::default();
         let shared = Arc::clone(&tail.tail);
+        let ended = Arc::clone(&tail.ended);
         thread::spawn(move || {
             let mut buf = [0u8; 8192];
             loop {
                 match pipe.read(&mut buf) {
-                    Ok(0) => return,
+                    Ok(0) => break,
                     Ok(n) => {
                         let mut kept = shared.lock().unwrap_or_else(|p| p.into_inner());
                         kept.extend_from_slice(&buf[..n]);
@@ -218,11 +222,22 @@ impl StderrTail {
                         kept.drain(..excess);
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(_) => return,
+                    Err(_) => break,
                 }
             }
+            let (done, signal) = &*ended;
+            *done.lock().unwrap_or_else(|p| p.into_inner()) = true;
+            signal.notify_all();
         });
         tail
+    }
+
+    /// Waits until the pipe has closed and every byte written is read, or `timeout` passed
+    /// (a process outside the child's group may still hold the pipe open).
+    pub fn wait_for_end(&self, timeout: Duration) {
+        let (done, signal) = &*self.ended;
+        let done = done.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = signal.wait_timeout_while(done, timeout, |ended| !*ended);
     }
 
     /// The kept tail as text (lossy UTF-8), trimmed.

@@ -104,7 +104,7 @@ pub fn render(file: &VectorFile) -> String {
 /// Writes every file into `dir`.
 pub fn write_dir(dir: &Path, files: &[GeneratedFile]) -> std::io::Result<()> {
     for file in files {
-        std::fs::write(dir.join(&file.name), &file.text)?;
+        crate::atomic_file::write(&dir.join(&file.name), file.text.as_bytes())?;
     }
     Ok(())
 }

@@ -22,6 +22,10 @@ pub struct VectorError {
 
 impl fmt::Display for VectorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            // A problem with the whole file (it cannot be read): no position to show.
+            return write!(f, "{}: {}", self.file, self.message);
+        }
         write!(
             f,
             "{}:{}:{}: field `{}`: {}",
@@ -39,6 +43,8 @@ pub struct LoadedTest {
     pub file: String,
     /// Its group, for the operation and the source.
     pub group: TestGroupInfo,
+    /// The case as written, except its `input` and `expected` (emptied: they live on typed as
+    /// `request` and `expected`, which keeps a loaded file within a few times its size).
     pub case: TestCase,
     /// The input with the group's shared fields merged in, typed.
     pub request: Request,
@@ -55,15 +61,19 @@ pub struct TestGroupInfo {
     pub comment: String,
 }
 
+/// Below this many bytes, the copies of the groups' shared fields are never refused.
+const MIN_COPIED_BYTES: usize = 1 << 20;
+
 /// One parsed file with its typed tests.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedFile {
     pub name: String,
+    /// The file's header, notes and groups; each group's tests moved into `tests`.
     pub file: VectorFile,
     pub tests: Vec<LoadedTest>,
 }
 
-/// Where each test's `input` and `expected` start in the text, for error positions.
+/// Where each group's shared fields are in the text: their size, and a position for errors.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Positions<'a> {
@@ -73,11 +83,22 @@ struct Positions<'a> {
 
 #[derive(Deserialize)]
 struct GroupPositions<'a> {
-    #[serde(borrow, default)]
-    tests: Vec<TestPositions<'a>>,
+    #[serde(borrow)]
+    source: Option<&'a RawValue>,
+    #[serde(borrow)]
+    input: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
+impl GroupPositions<'_> {
+    /// The bytes of text every test of the group gets a copy of: shared input, source, comment.
+    fn shared_bytes<T>(&self, group: &TestGroup<T>) -> usize {
+        let len = |raw: Option<&RawValue>| raw.map_or(0, |r| r.get().len());
+        len(self.input) + len(self.source) + group.comment.len()
+    }
+}
+
+/// Where a test's `input` and `expected` start in the text, for error positions.
+#[derive(Deserialize, Default)]
 struct TestPositions<'a> {
     #[serde(borrow)]
     input: Option<&'a RawValue>,
@@ -86,6 +107,9 @@ struct TestPositions<'a> {
 }
 
 /// Parses the text of one vector file named `name`.
+///
+/// The tests are read as JSON text first and parsed one at a time into their typed form, so
+/// the file is never held as JSON maps all at once (those cost many times the text).
 pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
     let error_at = |offset: usize, field: String, message: String| {
         let (line, column) = line_column(text, offset);
@@ -98,7 +122,7 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
         }
     };
     let mut de = serde_json::Deserializer::from_str(text);
-    let file: VectorFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let raw: VectorFile<&RawValue> = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let inner = e.inner();
         VectorError {
             file: name.to_string(),
@@ -115,36 +139,81 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
         field: ".".into(),
         message: e.to_string(),
     })?;
-    if file.suite != SUITE {
+    if raw.suite != SUITE {
         return Err(error_at(
             0,
             "suite".into(),
-            format!("expected {SUITE:?}, found {:?}", file.suite),
+            format!("expected {SUITE:?}, found {:?}", raw.suite),
         ));
     }
-    if file.format_version != FORMAT_VERSION {
+    if raw.format_version != FORMAT_VERSION {
         return Err(error_at(
             0,
             "formatVersion".into(),
             format!(
                 "this harness reads format version {FORMAT_VERSION}, the file has {}",
-                file.format_version
+                raw.format_version
             ),
         ));
     }
+    let mut copied = 0usize;
+    for (g, (group, at)) in raw
+        .test_groups
+        .iter()
+        .zip(&positions.test_groups)
+        .enumerate()
+    {
+        copied = copied.saturating_add(at.shared_bytes(group).saturating_mul(group.tests.len()));
+        if copied > text.len().max(MIN_COPIED_BYTES) {
+            return Err(error_at(
+                at.input.map_or(0, |r| offset_in(text, r)),
+                format!("testGroups[{g}].input"),
+                format!(
+                    "the shared input, source and comment of the groups, copied into each of \
+                     their tests, come to more than the file's own {} bytes: move large fields \
+                     into the tests",
+                    text.len()
+                ),
+            ));
+        }
+    }
     let mut tests = Vec::new();
-    for (g, group) in file.test_groups.iter().enumerate() {
-        for (t, case) in group.tests.iter().enumerate() {
-            let at = positions.test_groups.get(g).and_then(|p| p.tests.get(t));
-            let offset_of = |raw: Option<&RawValue>| {
-                raw.map_or(0, |r| r.get().as_ptr() as usize - text.as_ptr() as usize)
-            };
+    let mut groups = Vec::new();
+    for (g, group) in raw.test_groups.into_iter().enumerate() {
+        let TestGroup {
+            operation,
+            source,
+            comment,
+            input,
+            tests: cases,
+        } = group;
+        let group = TestGroup {
+            operation,
+            source,
+            comment,
+            input,
+            tests: Vec::new(),
+        };
+        for (t, raw_case) in cases.into_iter().enumerate() {
             let path = format!("testGroups[{g}].tests[{t}]");
+            let mut case = parse_case(raw_case).map_err(|(offset_error, field, message)| {
+                let mut e = error_at(
+                    offset_in(text, raw_case),
+                    format!("{path}.{field}"),
+                    message,
+                );
+                (e.line, e.column) = shift(e.line, e.column, offset_error);
+                e
+            })?;
+            let at: TestPositions = serde_json::from_str(raw_case.get()).unwrap_or_default();
+            let offset_of = |raw: Option<&RawValue>| {
+                raw.map_or(offset_in(text, raw_case), |r| offset_in(text, r))
+            };
             let request =
-                Request::from_json(group.operation, &Value::Object(merged_input(group, case)))
+                Request::from_json(group.operation, &Value::Object(merged_input(&group, &case)))
                     .map_err(|e| {
                         error_at(
-                            offset_of(at.and_then(|p| p.input)),
+                            offset_of(at.input),
                             format!("{path}.input.{}", e.path),
                             e.message,
                         )
@@ -153,14 +222,14 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                 (None, Expectation::Invalid) => None,
                 (None, _) => {
                     return Err(error_at(
-                        offset_of(at.and_then(|p| p.input)),
+                        offset_of(at.input),
                         format!("{path}.expected"),
                         "a valid or acceptable test needs an expected output".into(),
                     ))
                 }
                 (Some(_), Expectation::Invalid) => {
                     return Err(error_at(
-                        offset_of(at.and_then(|p| p.expected)),
+                        offset_of(at.expected),
                         format!("{path}.expected"),
                         "an invalid test has no expected output".into(),
                     ))
@@ -168,13 +237,16 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                 (Some(value), _) => {
                     Some(Output::from_json(group.operation, value).map_err(|e| {
                         error_at(
-                            offset_of(at.and_then(|p| p.expected)),
+                            offset_of(at.expected),
                             format!("{path}.expected.{}", e.path),
                             e.message,
                         )
                     })?)
                 }
             };
+            // Kept typed only: as JSON maps they cost several times their text again.
+            case.input = Map::new();
+            case.expected = None;
             tests.push(LoadedTest {
                 file: name.to_string(),
                 group: TestGroupInfo {
@@ -183,12 +255,22 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                     source: group.source.clone(),
                     comment: group.comment.clone(),
                 },
-                case: case.clone(),
+                case,
                 request,
                 expected,
             });
         }
+        groups.push(group);
     }
+    let file = VectorFile {
+        suite: raw.suite,
+        format_version: raw.format_version,
+        schema: raw.schema,
+        number_of_tests: raw.number_of_tests,
+        header: raw.header,
+        notes: raw.notes,
+        test_groups: groups,
+    };
     Ok(LoadedFile {
         name: name.to_string(),
         file,
@@ -196,13 +278,38 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
     })
 }
 
-/// Reads and parses one vector file from disk.
+/// Parses one test from its JSON text; an error carries its (line, column) within that text,
+/// the path of the field and the message.
+fn parse_case(raw: &RawValue) -> Result<TestCase, ((usize, usize), String, String)> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        (
+            (inner.line(), inner.column()),
+            e.path().to_string(),
+            strip_position(&inner.to_string()),
+        )
+    })
+}
+
+/// The position `within` (line, column, both from 1) of a text that starts at `line`, `column`.
+fn shift(line: usize, column: usize, within: (usize, usize)) -> (usize, usize) {
+    match within {
+        (1, c) => (line, column + c - 1),
+        (l, c) => (line + l - 1, c),
+    }
+}
+
+/// The largest vector file read, in bytes (the suite's largest is under 1 MB).
+pub const MAX_FILE_BYTES: u64 = 32 << 20;
+
+/// Reads and parses one vector file from disk: a regular file of at most [`MAX_FILE_BYTES`].
 pub fn load_file(path: &Path) -> Result<LoadedFile, VectorError> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let text = std::fs::read_to_string(path).map_err(|e| VectorError {
+    let text = crate::input_file::read_text(path, MAX_FILE_BYTES).map_err(|e| VectorError {
         file: path.display().to_string(),
         line: 0,
         column: 0,
@@ -234,6 +341,11 @@ pub fn merged_input(group: &TestGroup, case: &TestCase) -> Map<String, Value> {
     let mut input = group.input.clone();
     input.extend(case.input.clone());
     input
+}
+
+/// Where `raw`, a slice of `text`, starts in it.
+fn offset_in(text: &str, raw: &RawValue) -> usize {
+    raw.get().as_ptr() as usize - text.as_ptr() as usize
 }
 
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
@@ -297,6 +409,22 @@ mod tests {
         let err = parse_file("m_test.json", &text).unwrap_err();
         assert_eq!(err.field, "testGroups[0].tests[0].bogus");
         assert_eq!(err.line, 14);
+    }
+
+    #[test]
+    fn a_large_shared_input_copied_into_many_tests_is_refused() {
+        let data = "ab".repeat(MIN_COPIED_BYTES);
+        let with_big_group = GOOD.replace(
+            r#""input": {"seed": 0}"#,
+            &format!(r#""input": {{"seed": 0, "data": "{data}"}}"#),
+        );
+        let test = r#"{"id": "m/1", "comment": "c", "flags": [], "result": "valid", "phase": "hash",
+         "input": {"data": ""}, "expected": {"hash": 0}}"#;
+        assert!(parse_file("m_test.json", &with_big_group).is_ok());
+        let two_tests = with_big_group.replace(test, &format!("{test}, {test}"));
+        let err = parse_file("m_test.json", &two_tests).unwrap_err();
+        assert_eq!(err.field, "testGroups[0].input");
+        assert!(err.message.contains("copied into each"), "{err}");
     }
 
     #[test]

@@ -15,10 +15,10 @@ pub const SUITE: &str = "bip37-conformance";
 /// The format version this harness reads; a file of another version is refused.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// One vector file.
+/// One vector file. `T` is a test: a [`TestCase`], or the loader's unparsed JSON text of one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct VectorFile {
+pub struct VectorFile<T = TestCase> {
     /// Always [`SUITE`].
     pub suite: String,
     /// Always [`FORMAT_VERSION`] for files this harness reads.
@@ -32,7 +32,7 @@ pub struct VectorFile {
     /// Every flag used by the file's tests, defined.
     pub notes: BTreeMap<String, Note>,
     /// The groups of tests.
-    pub test_groups: Vec<TestGroup>,
+    pub test_groups: Vec<TestGroup<T>>,
 }
 
 /// The definition of a flag: the bug class it marks.
@@ -85,7 +85,7 @@ pub enum BugType {
 /// A group of tests of one operation from one source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TestGroup {
+pub struct TestGroup<T = TestCase> {
     pub operation: OpName,
     pub source: Source,
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -93,7 +93,7 @@ pub struct TestGroup {
     /// Shared input fields: each test's input is this object with the test's fields over it.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub input: Map<String, Value>,
-    pub tests: Vec<TestCase>,
+    pub tests: Vec<T>,
 }
 
 /// Where a group's tests come from.

@@ -34,12 +34,7 @@ pub fn adapter(name: &str) -> Vec<String> {
     ]
 }
 
-/// The `bip37-conform` binary built for the tests.
-pub fn conform_binary() -> &'static str {
-    env!("CARGO_BIN_EXE_bip37-conform")
-}
-
-/// Runs `bip37-conform` with `args` and waits for it.
+/// Runs the `bip37-conform` binary built for the tests with `args`.
 pub fn conform(args: &[&str]) -> Output {
     Command::new(conform_binary())
         .args(args)
@@ -47,9 +42,19 @@ pub fn conform(args: &[&str]) -> Output {
         .expect("bip37-conform runs")
 }
 
-/// The exit code of a `bip37-conform` that exited.
+/// The exit code of a command that exited normally.
 pub fn code(output: &Output) -> i32 {
     output.status.code().expect("exited normally")
+}
+
+/// Lossy UTF-8 text of a command's output.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The `bip37-conform` binary built for the tests.
+pub fn conform_binary() -> &'static str {
+    env!("CARGO_BIN_EXE_bip37-conform")
 }
 
 /// `bip37-conform run` of `implementation` over `vectors` with the expectations file `file`,

@@ -1,0 +1,207 @@
+//! The one way the tool writes a file: expectations, reports (`--output`), the matrix, vector
+//! files and regen's record all go through [`write`].
+//!
+//! The new contents go to a fresh temporary file in the target's directory, are flushed to disk
+//! (`fsync`), and only then renamed over the target; the directory is synced after the rename.
+//! A rename within one directory is atomic, so a reader, a crash or a full disk sees the old
+//! file byte for byte or the new one, never a truncated mix: on any failure the temporary file
+//! is removed and the target is left as it was. A target that is a symbolic link is written
+//! through (the link stays); an existing target's permissions are kept.
+//!
+//! [`same_file`] compares paths canonically, so a command can refuse to write over a file it
+//! reads.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Replaces the contents of `path` with `contents` atomically (see the module documentation).
+pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_with(path, |file| file.write_all(contents))
+}
+
+/// [`write`] with the temporary file filled by `fill`; an error from `fill` (or any later step)
+/// leaves the target untouched.
+fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    let target = resolve_link(path);
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
+    let (mut file, temp) = create_temp(&dir, &name.to_string_lossy())?;
+    let result = (|| {
+        if let Ok(old) = fs::metadata(&target) {
+            file.set_permissions(old.permissions())?;
+        }
+        fill(&mut file)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, &target)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&temp);
+        return Err(e);
+    }
+    // The new file is in place: syncing the directory makes the rename durable where the
+    // filesystem supports it, and is not a failure of the write where it does not.
+    let _ = File::open(&dir).and_then(|d| d.sync_all());
+    Ok(())
+}
+
+/// The file a symbolic link at `path` points to (so the link survives), or `path` itself.
+fn resolve_link(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// A new temporary file `.<name>.<pid>.<n>.tmp` in `dir`, created exclusively.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(File, PathBuf)> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((file, temp)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => continue,
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot create a temporary file in {}: {e}", dir.display()),
+                ))
+            }
+        }
+    }
+}
+
+/// True when `a` and `b` name the same file, compared canonically (symbolic links, `..`, a
+/// relative and an absolute spelling); a file that does not exist yet is compared by its
+/// canonical directory and name.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (canonical(a), canonical(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Refuses to write `output` when it names one of `inputs` (compared canonically): a report
+/// written over a file the command reads would replace it.
+pub fn refuse_overwriting<'a>(
+    output: &Path,
+    inputs: impl IntoIterator<Item = &'a PathBuf>,
+) -> Result<(), String> {
+    match inputs.into_iter().find(|input| same_file(output, input)) {
+        Some(input) => Err(format!(
+            "{} is the same file as the input {}: refusing to overwrite it",
+            output.display(),
+            input.display()
+        )),
+        None => Ok(()),
+    }
+}
+
+fn canonical(path: &Path) -> Option<PathBuf> {
+    if let Ok(full) = fs::canonicalize(path) {
+        return Some(full);
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bip37-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn replaces_the_contents_and_leaves_no_temporary_file() {
+        let dir = scratch("replace");
+        let path = dir.join("out.txt");
+        write(&path, b"first").unwrap();
+        write(&path, b"second").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second");
+        assert_eq!(entries(&dir), vec!["out.txt"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_byte_for_byte() {
+        let dir = scratch("fail");
+        let path = dir.join("expectations.toml");
+        let old = b"[failures.\"a\"]\nstate = \"wrongValue\"\nreason = \"hand-written\"\n";
+        fs::write(&path, old).unwrap();
+        let err = write_with(&path, |file| {
+            file.write_all(b"[failures.\"a\"]\nstate = \"wro")?;
+            Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                "injected: disk full",
+            ))
+        })
+        .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(fs::read(&path).unwrap(), old);
+        assert_eq!(entries(&dir), vec!["expectations.toml"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_directory_without_room_for_the_temporary_file_is_an_error() {
+        let dir = scratch("nodir");
+        let err = write(&dir.join("missing/out.txt"), b"x").unwrap_err();
+        assert!(err.to_string().contains("temporary file"), "{err}");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_symbolic_link_is_written_through() {
+        let dir = scratch("link");
+        let real = dir.join("real.toml");
+        fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink("real.toml", dir.join("link.toml")).unwrap();
+        write(&dir.join("link.toml"), b"new").unwrap();
+        assert!(fs::symlink_metadata(dir.join("link.toml"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn same_file_sees_through_spellings() {
+        let dir = scratch("same");
+        let path = dir.join("e.toml");
+        fs::write(&path, "").unwrap();
+        let other_spelling = dir.join("sub/../e.toml");
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        assert!(same_file(&path, &other_spelling));
+        assert!(same_file(&dir.join("new.txt"), &dir.join("sub/../new.txt")));
+        assert!(!same_file(&path, &dir.join("f.toml")));
+        fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,216 @@
+//! Hostile file situations end with a clear error and leave every user file as it was: a
+//! write that fails half-way (a file size limit standing in for a full disk), a report aimed
+//! at the expectations file, a missing expectations file or vector directory, and inputs that
+//! are not regular files (a FIFO, a link to `/dev/zero`).
+
+mod common;
+
+use common::{code, conform, text};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-files-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every entry of `dir` with its bytes (a FIFO or link by its kind): to show nothing changed.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let kind = e.file_type().unwrap();
+            let bytes = if kind.is_file() {
+                std::fs::read(e.path()).unwrap()
+            } else {
+                format!("{kind:?}").into_bytes()
+            };
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
+const HAND_WRITTEN: &str = "\
+[failures.\"murmur3/core-00000000-0011\"]
+state = \"wrongValue\"
+reason = \"hand-written: our tail bug, issue #12\"
+";
+
+#[test]
+fn a_failed_expectations_update_leaves_the_file_byte_for_byte_and_says_so() {
+    let dir = tempdir("update-fails");
+    let file = dir.join("expectations.toml");
+    std::fs::write(&file, HAND_WRITTEN).unwrap();
+    let before = snapshot(&dir);
+    // A file size limit of 1 KiB makes the write of the new (larger) file fail with EFBIG
+    // half-way, as a full disk would; SIGXFSZ is ignored so the write returns the error.
+    let update = [
+        "run",
+        "--builtin",
+        "mutant:murmur-tail",
+        "--expectations",
+        file.to_str().unwrap(),
+        "--update-expectations",
+    ];
+    let limited = [
+        "-c",
+        "trap '' XFSZ; ulimit -f 2; exec \"$@\"",
+        "sh",
+        common::conform_binary(),
+    ];
+    let out = Command::new("sh")
+        .args([&limited[..], &update].concat())
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2, "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("NOT updated"), "{err}");
+    assert!(err.contains("previous contents"), "{err}");
+    assert_eq!(snapshot(&dir), before, "the directory changed");
+    // Without the limit the same update succeeds and keeps the hand-written reason.
+    let out = conform(&update);
+    assert!(text(&out.stderr).contains("wrote"), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("hand-written: our tail bug"), "{written}");
+    assert!(
+        written.len() > 2048,
+        "the failing case wrote less than the limit"
+    );
+}
+
+#[test]
+fn a_report_over_an_input_file_is_refused() {
+    let dir = tempdir("output-over-input");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let file = dir.join("expectations.toml");
+    std::fs::write(&file, HAND_WRITTEN).unwrap();
+    let vectors = dir.join("vectors");
+    std::fs::create_dir_all(&vectors).unwrap();
+    std::fs::copy(
+        common::fixture("vectors/mini_test.json"),
+        vectors.join("mini_test.json"),
+    )
+    .unwrap();
+    let before = snapshot(&dir);
+    let vectors_before = snapshot(&vectors);
+    let path = |p: PathBuf| p.to_str().unwrap().to_string();
+    let expectations = path(file.clone());
+    let expectations_spelt_otherwise = path(dir.join("sub/../expectations.toml"));
+    let vector_dir = path(vectors.clone());
+    let vector_file = path(vectors.join("mini_test.json"));
+    let matrix = path(dir.join("matrix.md"));
+    let matrix_spelt_otherwise = path(dir.join("sub/../matrix.md"));
+    let (run, output) = (["run", "--builtin", "reference"], "--output");
+    let refused = [
+        [
+            &run[..],
+            &[
+                "--expectations",
+                &expectations,
+                output,
+                &expectations_spelt_otherwise,
+            ],
+        ],
+        [&run[..], &["--vectors", &vector_dir, output, &vector_file]],
+        [
+            &["matrix", "--impl", "a=true"],
+            &["--markdown", &matrix, "--json", &matrix_spelt_otherwise],
+        ],
+    ];
+    for parts in refused {
+        let args = parts.concat();
+        let out = conform(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("same file"), "{args:?}: {err}");
+    }
+    assert_eq!(snapshot(&dir), before);
+    assert_eq!(snapshot(&vectors), vectors_before);
+}
+
+#[test]
+fn a_missing_expectations_file_is_an_error_unless_the_update_creates_it() {
+    let dir = tempdir("missing-expectations");
+    let file = dir.join("expectations.toml");
+    let args = [
+        "run",
+        "--builtin",
+        "reference",
+        "--id",
+        "murmur3/*",
+        "--expectations",
+        file.to_str().unwrap(),
+    ];
+    let out = conform(&args);
+    assert_eq!(code(&out), 2);
+    assert!(
+        text(&out.stderr).contains("expectations.toml"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!file.exists());
+    let out = conform(&[&args[..], &["--update-expectations"]].concat());
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    assert!(file.exists());
+}
+
+#[test]
+fn a_missing_vector_directory_is_a_usage_error() {
+    for command in ["run", "list", "lint", "mutants", "matrix"] {
+        let mut args = vec![command, "--vectors", "/nonexistent/vectors"];
+        match command {
+            "run" => args.extend(["--builtin", "reference"]),
+            "matrix" => args.extend(["--impl", "a=true"]),
+            _ => {}
+        }
+        let out = conform(&args);
+        let err = text(&out.stderr);
+        assert_eq!(code(&out), 2, "{command}: {err}");
+        assert!(err.contains("/nonexistent/vectors"), "{command}: {err}");
+        assert!(!err.contains(":0:0"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn inputs_that_are_not_regular_files_are_refused_at_once() {
+    let dir = tempdir("not-regular");
+    let vectors = dir.join("vectors");
+    std::fs::create_dir_all(&vectors).unwrap();
+    let fifo = std::ffi::CString::new(vectors.join("fifo_test.json").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.toml")).unwrap();
+    let started = Instant::now();
+    let out = conform(&[
+        "run",
+        "--builtin",
+        "reference",
+        "--vectors",
+        vectors.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 4, "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = conform(&[
+        "run",
+        "--builtin",
+        "reference",
+        "--expectations",
+        dir.join("zero.toml").to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
