@@ -5,6 +5,7 @@
 //! and how to fix it, so nobody has to read the code.
 
 use std::fmt;
+use std::time::Duration;
 
 /// Why `regen` could not finish. Nothing is written when one of these is returned.
 #[derive(Debug)]
@@ -14,7 +15,7 @@ pub enum RegenError {
     /// Nothing accepts connections at the RPC address.
     RpcUnreachable { address: String, detail: String },
     /// The RPC server did not answer in time.
-    RpcTimeout { address: String, seconds: u64 },
+    RpcTimeout { address: String, timeout: Duration },
     /// The RPC server refused the user name and password.
     RpcCredentials { address: String },
     /// Something answered that is not a JSON-RPC server.
@@ -43,7 +44,12 @@ pub enum RegenError {
     /// The node closed the connection where no disconnect was expected.
     Disconnected { during: String },
     /// The node did not send what was awaited in time.
-    P2pTimeout { waiting_for: String, seconds: u64 },
+    P2pTimeout {
+        waiting_for: String,
+        timeout: Duration,
+    },
+    /// The node did not read what `regen` sent in time.
+    P2pStalled { command: String, timeout: Duration },
     /// The node sent bytes that are not a valid message.
     P2pProtocol { detail: String },
     /// The chain could not be set up (funds, mining, transaction acceptance).
@@ -71,10 +77,11 @@ impl fmt::Display for RegenError {
                  -server -rpcbind=127.0.0.1 -rpcport=<port>, or pass --rpc <host:port> matching \
                  its -rpcport"
             ),
-            RegenError::RpcTimeout { address, seconds } => write!(
+            RegenError::RpcTimeout { address, timeout } => write!(
                 f,
-                "the RPC server at {address} did not answer within {seconds} s: the node may \
-                 still be starting or is overloaded; retry, or raise --timeout"
+                "the RPC server at {address} did not answer within {}: the node may still be \
+                 starting or is overloaded; retry, or raise --timeout",
+                humantime::format_duration(*timeout)
             ),
             RegenError::RpcCredentials { address } => write!(
                 f,
@@ -137,11 +144,18 @@ impl fmt::Display for RegenError {
             ),
             RegenError::P2pTimeout {
                 waiting_for,
-                seconds,
+                timeout,
             } => write!(
                 f,
-                "no {waiting_for} from the node within {seconds} s: is --p2p the node's P2P \
-                 port? If the node is busy, raise --timeout"
+                "no {waiting_for} from the node within {}: is --p2p the node's P2P port? If \
+                 the node is busy, raise --timeout",
+                humantime::format_duration(*timeout)
+            ),
+            RegenError::P2pStalled { command, timeout } => write!(
+                f,
+                "the node did not read `{command}` within {}: is --p2p the node's P2P port? If \
+                 the node is busy, raise --timeout",
+                humantime::format_duration(*timeout)
             ),
             RegenError::P2pProtocol { detail } => {
                 write!(f, "the node sent a malformed P2P message: {detail}")

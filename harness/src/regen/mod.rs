@@ -8,6 +8,7 @@
 
 pub mod chain;
 pub mod cli;
+pub mod deadline;
 pub mod error;
 pub mod message;
 pub mod oracle;
