@@ -11,6 +11,10 @@ use crate::cli::exit;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The largest `--timeout` in seconds (an hour per answer; RPC calls get four times as
+/// long): a larger value is a usage error rather than a deadline past what a clock can hold.
+pub const MAX_TIMEOUT_SECONDS: u64 = 60 * 60;
+
 /// The suite's committed record in this source tree.
 const DEFAULT_RECORD: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -39,8 +43,10 @@ pub struct RegenArgs {
     /// dab5bffa); by default chosen from the node's user agent.
     #[arg(long, value_parser = parse_magic)]
     pub magic: Option<[u8; 4]>,
-    /// Seconds to wait for any one answer (RPC calls get four times as long: mining).
-    #[arg(long, default_value_t = 30)]
+    /// Seconds any one P2P exchange may take, from 1 to 3600 (an RPC call gets four times as
+    /// long: mining); each bounds the whole exchange, however slowly the node sends.
+    #[arg(long, default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_SECONDS))]
     pub timeout: u64,
     /// Confirm the elements of the `*_test.json` files of this directory instead of the
     /// suite's own vectors.
