@@ -6,7 +6,7 @@
 mod regen_fakes;
 
 use bip37_harness::regen::message::{HEADER_BYTES, MAX_PAYLOAD_BYTES};
-use bip37_harness::regen::peer::{Peer, PeerConfig, Reply, MAX_KEPT_BYTES};
+use bip37_harness::regen::peer::{Peer, PeerConfig, Reply, MAX_KEPT_BYTES, USER_AGENT};
 use bip37_harness::regen::RegenError;
 use regen_fakes::*;
 use std::io::Write;
@@ -26,6 +26,7 @@ fn config(address: String) -> PeerConfig {
         address,
         magic: MAGIC,
         timeout: TIMEOUT,
+        user_agent: USER_AGENT.into(),
     }
 }
 

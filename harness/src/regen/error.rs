@@ -50,6 +50,14 @@ pub enum RegenError {
     },
     /// The node did not read what `regen` sent in time.
     P2pStalled { command: String, timeout: Duration },
+    /// `--rpc` and `--p2p` reach two different nodes.
+    DifferentNodes {
+        rpc: String,
+        p2p: String,
+        user_agent: String,
+        rpc_node: String,
+        p2p_node: String,
+    },
     /// The node sent bytes that are not a valid message.
     P2pProtocol { detail: String },
     /// The chain could not be set up (funds, mining, transaction acceptance).
@@ -156,6 +164,19 @@ impl fmt::Display for RegenError {
                 "the node did not read `{command}` within {}: is --p2p the node's P2P port? If \
                  the node is busy, raise --timeout",
                 humantime::format_duration(*timeout)
+            ),
+            RegenError::DifferentNodes {
+                rpc,
+                p2p,
+                user_agent,
+                rpc_node,
+                p2p_node,
+            } => write!(
+                f,
+                "--rpc {rpc} and --p2p {p2p} reach two different nodes: the RPC node lists no \
+                 peer with this run's user agent {user_agent} (RPC node: {rpc_node}; P2P node: \
+                 {p2p_node}). regen mines over RPC and asks over P2P, so both must be the same \
+                 node: pass its -rpcport to --rpc and its -port to --p2p"
             ),
             RegenError::P2pProtocol { detail } => {
                 write!(f, "the node sent a malformed P2P message: {detail}")

@@ -18,6 +18,7 @@ pub mod predict;
 pub mod probes;
 pub mod record;
 pub mod rpc;
+pub mod same_node;
 pub mod session;
 pub mod write;
 

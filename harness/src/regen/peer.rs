@@ -28,9 +28,11 @@ pub struct PeerConfig {
     pub magic: [u8; 4],
     /// The longest any one call may take: connecting with the handshake, a send, a barrier.
     pub timeout: Duration,
+    /// The user agent sent in `version` (see [`super::same_node`]).
+    pub user_agent: String,
 }
 
-/// The user agent `regen` announces.
+/// The tool's name and version, as a user agent (BIP 14).
 pub const USER_AGENT: &str = concat!("/bip37-conform:", env!("CARGO_PKG_VERSION"), "/");
 
 /// The most payload bytes kept while waiting for one `pong`: the answer to one filtered
@@ -102,7 +104,7 @@ impl Peer {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
         let nonce = self.nonce();
-        let version = payloads::version_payload(nonce, timestamp, USER_AGENT);
+        let version = payloads::version_payload(nonce, timestamp, &self.config.user_agent);
         self.send_by("version", version, deadline)?;
         let mut have_version = false;
         loop {
@@ -254,6 +256,7 @@ mod tests {
             address: format!("127.0.0.1:{port}"),
             magic: MAGIC,
             timeout: Duration::from_secs(5),
+            user_agent: USER_AGENT.into(),
         }
     }
 

@@ -1,5 +1,5 @@
 //! One `regen` run from start to end: check the node (regtest, bloom service, no ban on this
-//! machine), fund coins, ask every probe, then write the record or compare it with the
+//! machine, RPC and P2P reaching the same node), fund coins, ask every probe, then write the record or compare it with the
 //! committed one. Every precondition is checked before anything is mined or written.
 
 use super::chain;
@@ -10,7 +10,7 @@ use super::peer::{PeerConfig, USER_AGENT};
 use super::probes::{bits, limits, places, update, Findings};
 use super::record::{compare, Difference, Provenance, Record, RECORD_FORMAT_VERSION, RECORD_KIND};
 use super::rpc::{RpcClient, RpcConfig};
-use super::write;
+use super::{same_node, write};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ pub struct Options {
     pub p2p: String,
     /// The network magic; guessed from the node's user agent when absent.
     pub magic: Option<[u8; 4]>,
-    /// The longest wait for any one P2P answer.
+    /// The longest any one P2P call may take (connecting, a send, a barrier).
     pub timeout: Duration,
     /// The vector directory whose elements are probed (default: the suite's own).
     pub vectors: Option<PathBuf>,
@@ -86,9 +86,17 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
         address: options.p2p.clone(),
         magic,
         timeout: options.timeout,
+        user_agent: same_node::user_agent(&same_node::run_token()),
     };
     let mut oracle = Oracle::connect(&config)?;
     let version = oracle.peer().node.clone();
+    same_node::check(
+        &mut rpc,
+        &options.rpc.address,
+        &options.p2p,
+        &config.user_agent,
+        &version,
+    )?;
     if version.services & NODE_BLOOM == 0 {
         return Err(RegenError::BloomDisabled {
             services: version.services,
