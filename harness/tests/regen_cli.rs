@@ -1,5 +1,5 @@
 //! `bip37-conform regen`'s command line: out-of-range timeouts are usage errors (not a
-//! panic adding them to a clock).
+//! panic adding them to a clock), and `--force` only makes sense when writing.
 
 mod common;
 
@@ -32,5 +32,14 @@ fn timeouts_out_of_range_are_usage_errors() {
         assert!(stderr.contains("--timeout"), "{timeout}: {stderr}");
         assert!(!stderr.contains("panicked"), "{timeout}: {stderr}");
     }
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn force_is_refused_with_check() {
+    let dir = scratch("force");
+    let out = regen(&["--check", "--force", "--record", "r.json"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
     fs::remove_dir_all(dir).unwrap();
 }

@@ -65,6 +65,7 @@ fn options(rpc: String, p2p: String, record: PathBuf) -> Options {
         vectors: None,
         record,
         check: false,
+        force: false,
     }
 }
 

@@ -5,6 +5,7 @@
 //! 2 `regen` could not run (the message names the cause and the fix; nothing was written).
 
 use super::error::RegenError;
+use super::keep::RecordFile;
 use super::rpc::RpcConfig;
 use super::session::{self, Options};
 use crate::cli::exit;
@@ -58,6 +59,10 @@ pub struct RegenArgs {
     /// Compare with the committed record instead of writing it; exit 1 on any difference.
     #[arg(long)]
     pub check: bool,
+    /// Write the record even though the node disagreed with the reference (the record then
+    /// says so in `forced`); without it such a run leaves the record as it was.
+    #[arg(long, conflicts_with = "check")]
+    pub force: bool,
 }
 
 fn parse_magic(text: &str) -> Result<[u8; 4], String> {
@@ -137,6 +142,7 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
         vectors: args.vectors.clone(),
         record: args.record.clone(),
         check: args.check,
+        force: args.force,
     };
     let outcome = session::run(&options, &mut std::io::stderr())?;
     for note in &outcome.findings.notes {
@@ -153,6 +159,19 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
     }
     for difference in &outcome.differences {
         println!("{difference}");
+    }
+    match outcome.record_file {
+        RecordFile::Refused { disagreements } => println!(
+            "{} NOT written: the node disagreed with the reference {disagreements} times \
+             (--force writes it anyway, marked as forced)",
+            options.record.display()
+        ),
+        RecordFile::Forced { disagreements } => println!(
+            "{} written with --force despite {disagreements} disagreements (its `forced` field \
+             says so)",
+            options.record.display()
+        ),
+        RecordFile::Compared | RecordFile::Written => {}
     }
     let p = &outcome.record.provenance;
     println!(
@@ -238,6 +257,7 @@ mod tests {
             vectors: None,
             record: PathBuf::new(),
             check: false,
+            force: false,
         };
         assert_eq!(
             credentials(&args, None).unwrap(),

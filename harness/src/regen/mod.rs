@@ -10,6 +10,7 @@ pub mod chain;
 pub mod cli;
 pub mod deadline;
 pub mod error;
+pub mod keep;
 pub mod message;
 pub mod oracle;
 pub mod payloads;

@@ -70,6 +70,7 @@ mod tests {
             record: RECORD_KIND.into(),
             format_version: RECORD_FORMAT_VERSION,
             header: vec!["test".into()],
+            forced: None,
             provenance: Provenance {
                 user_agent: "/Bitcoin SV:1.0.13/".into(),
                 version: 101001300,
