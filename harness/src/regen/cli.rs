@@ -6,6 +6,7 @@
 
 use super::error::RegenError;
 use super::keep::RecordFile;
+use super::record_path::default_record;
 use super::rpc::RpcConfig;
 use super::session::{self, Options};
 use crate::cli::exit;
@@ -15,12 +16,6 @@ use std::time::Duration;
 /// The largest `--timeout` in seconds (an hour per answer; RPC calls get four times as
 /// long): a larger value is a usage error rather than a deadline past what a clock can hold.
 pub const MAX_TIMEOUT_SECONDS: u64 = 60 * 60;
-
-/// The suite's committed record in this source tree.
-const DEFAULT_RECORD: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../vectors/live-node/record.json"
-);
 
 /// Confirm or regenerate the vectors against a live regtest node (RPC and P2P).
 #[derive(Debug, Clone, clap::Args)]
@@ -53,9 +48,11 @@ pub struct RegenArgs {
     /// suite's own vectors.
     #[arg(long, value_name = "DIR")]
     pub vectors: Option<PathBuf>,
-    /// The record to write (or to compare with `--check`).
-    #[arg(long, default_value = DEFAULT_RECORD)]
-    pub record: PathBuf,
+    /// The record to write (or to compare with `--check`); by default
+    /// `<--vectors>/live-node/record.json`, else `vectors/live-node/record.json` of the
+    /// checkout the current directory is in.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Compare with the committed record instead of writing it; exit 1 on any difference.
     #[arg(long)]
     pub check: bool,
@@ -129,6 +126,17 @@ pub fn main(args: &RegenArgs) -> u8 {
 fn run(args: &RegenArgs) -> Result<bool, RegenError> {
     let (address, from_url) = rpc_address(&args.rpc)?;
     let (user, password) = credentials(args, from_url)?;
+    let record = match &args.record {
+        Some(path) => path.clone(),
+        None => {
+            let here = std::env::current_dir().map_err(|e| RegenError::Input {
+                path: ".".into(),
+                detail: format!("the current directory: {e}"),
+            })?;
+            default_record(args.vectors.as_deref(), &here)?
+        }
+    };
+    eprintln!("regen: record {}", record.display());
     let options = Options {
         rpc: RpcConfig {
             address,
@@ -140,7 +148,7 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
         magic: args.magic,
         timeout: Duration::from_secs(args.timeout),
         vectors: args.vectors.clone(),
-        record: args.record.clone(),
+        record,
         check: args.check,
         force: args.force,
     };
@@ -255,7 +263,7 @@ mod tests {
             magic: None,
             timeout: 1,
             vectors: None,
-            record: PathBuf::new(),
+            record: None,
             check: false,
             force: false,
         };

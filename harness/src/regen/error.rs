@@ -64,6 +64,8 @@ pub enum RegenError {
     Setup { detail: String },
     /// The committed vectors or record could not be read.
     Input { path: String, detail: String },
+    /// No `--record` given, and no checkout to put it in.
+    NoRecordPath { searched_from: String },
     /// The record could not be written; the previous file is untouched.
     Write { path: String, detail: String },
 }
@@ -183,6 +185,12 @@ impl fmt::Display for RegenError {
             }
             RegenError::Setup { detail } => write!(f, "setting up the regtest chain: {detail}"),
             RegenError::Input { path, detail } => write!(f, "cannot read {path}: {detail}"),
+            RegenError::NoRecordPath { searched_from } => write!(
+                f,
+                "no --record given and no checkout found at or above {searched_from} (no \
+                 vectors/live-node directory): run inside a bip37-conformance checkout, or pass \
+                 --record FILE (or --vectors DIR for DIR/live-node/record.json)"
+            ),
             RegenError::Write { path, detail } => write!(
                 f,
                 "cannot write {path}: {detail}; the previous file is unchanged"

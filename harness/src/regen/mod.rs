@@ -18,6 +18,7 @@ pub mod peer;
 pub mod predict;
 pub mod probes;
 pub mod record;
+pub mod record_path;
 pub mod rpc;
 pub mod same_node;
 pub mod session;
