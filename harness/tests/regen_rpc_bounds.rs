@@ -44,21 +44,23 @@ fn repeat(stream: &mut TcpStream, piece: &[u8], every: Duration) {
     }
 }
 
-#[test]
-fn a_silent_server_ends_by_the_deadline() {
-    let err = within(TIMEOUT, || call(|_s| thread::sleep(Duration::from_secs(5))));
+/// A call against `script` ends by its deadline, as a timeout.
+fn times_out(script: impl FnOnce(TcpStream) + Send + 'static) {
+    let err = within(TIMEOUT, || call(script));
     assert!(matches!(err, RegenError::RpcTimeout { .. }), "{err:?}");
 }
 
 #[test]
+fn a_silent_server_ends_by_the_deadline() {
+    times_out(|_s| thread::sleep(Duration::from_secs(5)));
+}
+
+#[test]
 fn endless_slow_header_lines_end_by_the_deadline() {
-    let err = within(TIMEOUT, || {
-        call(|mut s| {
-            let _ = s.write_all(b"HTTP/1.1 200 OK\r\n");
-            repeat(&mut s, b"X-Slow: 1\r\n", Duration::from_millis(50));
-        })
+    times_out(|mut s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\n");
+        repeat(&mut s, b"X-Slow: 1\r\n", Duration::from_millis(50));
     });
-    assert!(matches!(err, RegenError::RpcTimeout { .. }), "{err:?}");
 }
 
 #[test]
@@ -85,24 +87,18 @@ fn endless_fast_header_lines_stop_at_the_head_bound() {
 
 #[test]
 fn a_dripping_body_ends_by_the_deadline() {
-    let err = within(TIMEOUT, || {
-        call(|mut s| {
-            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
-            repeat(&mut s, b" ", Duration::from_millis(100));
-        })
+    times_out(|mut s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
+        repeat(&mut s, b" ", Duration::from_millis(100));
     });
-    assert!(matches!(err, RegenError::RpcTimeout { .. }), "{err:?}");
 }
 
 #[test]
 fn endless_slow_chunks_end_by_the_deadline() {
-    let err = within(TIMEOUT, || {
-        call(|mut s| {
-            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
-            repeat(&mut s, b"1\r\n \r\n", Duration::from_millis(50));
-        })
+    times_out(|mut s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+        repeat(&mut s, b"1\r\n \r\n", Duration::from_millis(50));
     });
-    assert!(matches!(err, RegenError::RpcTimeout { .. }), "{err:?}");
 }
 
 #[test]
