@@ -145,10 +145,15 @@ fn read_head(reader: &mut impl BufRead) -> Result<(u16, Option<u64>, bool), Read
     // handshake, or nothing and a close) is refused at once instead of waiting for a newline.
     let mut start = Vec::new();
     reader.take(5).read_to_end(&mut start)?;
+    if start.is_empty() {
+        return Err(ReadError::Malformed(
+            "not an HTTP response: the connection closed without a byte".into(),
+        ));
+    }
     if start != b"HTTP/" {
         return Err(ReadError::Malformed(format!(
-            "not an HTTP response: it starts with {:?}",
-            String::from_utf8_lossy(&start)
+            "not an HTTP response: it starts with bytes {}",
+            crate::hex::encode(&start)
         )));
     }
     let status_line = format!("HTTP/{}", read_line(reader)?);
