@@ -44,9 +44,10 @@ fn rpc_node(peers: Arc<Mutex<Vec<String>>>) -> (String, Arc<Mutex<Vec<String>>>)
 /// A P2P node that handshakes each connection and reports the user agent it was sent.
 fn p2p_node(seen: Arc<Mutex<Vec<String>>>) -> String {
     serve_each(move |mut s| {
-        let version = handshake(&mut s);
-        let agent = parse_version(&version).unwrap().user_agent;
-        seen.lock().unwrap().push(agent);
+        handshake_seeing(&mut s, |version| {
+            let agent = parse_version(version).unwrap().user_agent;
+            seen.lock().unwrap().push(agent);
+        });
         thread::sleep(Duration::from_secs(5));
     })
 }

@@ -60,8 +60,15 @@ pub fn read(stream: &mut TcpStream) -> Option<Message> {
 
 /// The node's side of the handshake; returns `regen`'s `version` payload.
 pub fn handshake(stream: &mut TcpStream) -> Vec<u8> {
+    handshake_seeing(stream, |_| {})
+}
+
+/// [`handshake`], calling `seen` with `regen`'s `version` payload before answering it (as a
+/// node takes note of its peer's user agent before it sends its own `version`).
+pub fn handshake_seeing(stream: &mut TcpStream, seen: impl FnOnce(&[u8])) -> Vec<u8> {
     let version = read(stream).expect("regen's version");
     assert_eq!(version.command, "version");
+    seen(&version.payload);
     let mut payload = payloads::version_payload(7, 0, "/Satoshi:30.99.0/");
     payload[4..12].copy_from_slice(&0xc0du64.to_le_bytes());
     send(stream, "version", payload);
