@@ -144,9 +144,10 @@ fn unrelated_messages_flooded_while_waiting_are_dropped_not_kept() {
     assert!(matches!(err, RegenError::P2pTimeout { .. }), "{err:?}");
     let sent = sent.load(Ordering::Relaxed);
     // Kept, the flood would cost what was sent; dropped, it costs one message at a time.
-    assert!(sent >= 4 << 20, "the flood sent only {sent} bytes");
+    // (About 14 MB arrive in the second on an idle machine; 2 MiB leave room for a busy one.)
+    assert!(sent >= 2 << 20, "the flood sent only {sent} bytes");
     assert!(
-        grew < 1 << 20,
+        grew < 512 << 10,
         "grew {grew} bytes while {sent} were flooded"
     );
 }
