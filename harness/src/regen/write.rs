@@ -5,7 +5,7 @@
 use super::error::RegenError;
 use super::record::{Record, RECORD_FORMAT_VERSION, RECORD_KIND};
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 /// Writes `record` to `path` atomically (pretty JSON, trailing newline).
@@ -40,17 +40,32 @@ pub fn write_atomically(path: &Path, record: &Record) -> Result<(), RegenError> 
     Ok(())
 }
 
-/// Reads a record, refusing another kind or format version.
+/// The largest record read: the committed one is about 100 KB.
+pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a record, refusing another kind or format version, anything but a regular file (a
+/// FIFO would block the open, `/dev/zero` would never end) and more than
+/// [`MAX_RECORD_BYTES`].
 pub fn read(path: &Path) -> Result<Record, RegenError> {
     let fail = |detail: String| RegenError::Input {
         path: path.display().to_string(),
         detail,
     };
-    let text = fs::read_to_string(path).map_err(|e| {
+    let metadata = fs::metadata(path).map_err(|e| {
         fail(format!(
             "{e} (run `bip37-conform regen` without --check to make the first record)"
         ))
     })?;
+    if !metadata.is_file() {
+        return Err(fail("not a regular file".into()));
+    }
+    let mut text = String::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_RECORD_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| fail(e.to_string()))?;
+    if text.len() as u64 > MAX_RECORD_BYTES {
+        return Err(fail(format!("larger than {MAX_RECORD_BYTES} bytes")));
+    }
     let record: Record = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
     if record.record != RECORD_KIND || record.format_version != RECORD_FORMAT_VERSION {
         return Err(fail(format!(
@@ -117,6 +132,32 @@ mod tests {
             2,
             "no temporary file left"
         );
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn only_a_regular_file_of_bounded_size_is_read() {
+        let dir = scratch("special");
+        fs::create_dir_all(&dir).unwrap();
+        let zero = dir.join("zero.json");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let fifo = dir.join("fifo.json");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let huge = dir.join("huge.json");
+        fs::File::create(&huge)
+            .unwrap()
+            .set_len(MAX_RECORD_BYTES + 1)
+            .unwrap();
+        let start = std::time::Instant::now();
+        for path in [&zero, &fifo, &huge] {
+            let err = read(path).unwrap_err().to_string();
+            assert!(
+                err.contains("not a regular file") || err.contains("larger than"),
+                "{err}"
+            );
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
         fs::remove_dir_all(dir).unwrap();
     }
 
