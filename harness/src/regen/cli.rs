@@ -9,6 +9,7 @@ use super::keep::RecordFile;
 use super::record_path::default_record;
 use super::rpc::RpcConfig;
 use super::session::{self, Options};
+use super::write::read_regular;
 use crate::cli::exit;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -16,6 +17,8 @@ use std::time::Duration;
 /// The largest `--timeout` in seconds (an hour per answer; RPC calls get four times as
 /// long): a larger value is a usage error rather than a deadline past what a clock can hold.
 pub const MAX_TIMEOUT_SECONDS: u64 = 60 * 60;
+/// The largest cookie file read (a node's is `__cookie__:` and 64 hex digits).
+const MAX_COOKIE_BYTES: u64 = 4096;
 
 /// Confirm or regenerate the vectors against a live regtest node (RPC and P2P).
 #[derive(Debug, Clone, clap::Args)]
@@ -98,7 +101,7 @@ fn credentials(
     let Some(path) = &args.rpc_cookie else {
         return Ok(from_url.unwrap_or((args.rpc_user.clone(), args.rpc_password.clone())));
     };
-    let text = std::fs::read_to_string(path).map_err(|e| RegenError::Input {
+    let text = read_regular(path, MAX_COOKIE_BYTES).map_err(|e| RegenError::Input {
         path: path.display().to_string(),
         detail: format!("{e} (the cookie is <datadir>/regtest/.cookie while the node runs)"),
     })?;

@@ -43,29 +43,42 @@ pub fn write_atomically(path: &Path, record: &Record) -> Result<(), RegenError> 
 /// The largest record read: the committed one is about 100 KB.
 pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Reads a record, refusing another kind or format version, anything but a regular file (a
-/// FIFO would block the open, `/dev/zero` would never end) and more than
-/// [`MAX_RECORD_BYTES`].
+/// The text of the regular file at `path`, refusing anything else (a FIFO would block the
+/// open, `/dev/zero` would never end) and more than `max` bytes.
+pub fn read_regular(path: &Path, max: u64) -> std::io::Result<String> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut text = String::new();
+    fs::File::open(path)?
+        .take(max + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {max} bytes"),
+        ));
+    }
+    Ok(text)
+}
+
+/// Reads a record (a regular file of at most [`MAX_RECORD_BYTES`]), refusing another kind or
+/// format version.
 pub fn read(path: &Path) -> Result<Record, RegenError> {
     let fail = |detail: String| RegenError::Input {
         path: path.display().to_string(),
         detail,
     };
-    let metadata = fs::metadata(path).map_err(|e| {
-        fail(format!(
-            "{e} (run `bip37-conform regen` without --check to make the first record)"
-        ))
+    let text = read_regular(path, MAX_RECORD_BYTES).map_err(|e| {
+        fail(if e.kind() == std::io::ErrorKind::NotFound {
+            format!("{e} (run `bip37-conform regen` without --check to make the first record)")
+        } else {
+            e.to_string()
+        })
     })?;
-    if !metadata.is_file() {
-        return Err(fail("not a regular file".into()));
-    }
-    let mut text = String::new();
-    fs::File::open(path)
-        .and_then(|f| f.take(MAX_RECORD_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| fail(e.to_string()))?;
-    if text.len() as u64 > MAX_RECORD_BYTES {
-        return Err(fail(format!("larger than {MAX_RECORD_BYTES} bytes")));
-    }
     let record: Record = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
     if record.record != RECORD_KIND || record.format_version != RECORD_FORMAT_VERSION {
         return Err(fail(format!(
