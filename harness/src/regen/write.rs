@@ -40,7 +40,7 @@ pub fn write_atomically(path: &Path, record: &Record) -> Result<(), RegenError> 
     Ok(())
 }
 
-/// The largest record read: the committed one is about 100 KB.
+/// The largest record read: the committed one is 88 KB.
 pub const MAX_RECORD_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The text of the regular file at `path`, refusing anything else (a FIFO would block the
