@@ -108,7 +108,7 @@ impl Peer {
         self.send_by("version", version, deadline)?;
         let mut have_version = false;
         loop {
-            let message = match self.receive(deadline, "the node's version and verack") {
+            let message = match self.receive(deadline, "`version` and `verack`") {
                 Err(RegenError::Disconnected { .. }) if !have_version => {
                     return Err(RegenError::ClosedBeforeVersion {
                         address: self.config.address.clone(),
@@ -176,7 +176,7 @@ impl Peer {
         let mut kept = Vec::new();
         let mut kept_bytes = 0;
         loop {
-            let message = match self.receive(deadline, "the pong that ends an answer") {
+            let message = match self.receive(deadline, "`pong` (the end of an answer)") {
                 Err(RegenError::Disconnected { .. }) => return Ok(Reply::Disconnected),
                 other => other?,
             };
