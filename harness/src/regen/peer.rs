@@ -208,6 +208,17 @@ impl Peer {
         loop {
             let message = match read_message(&mut self.reader, self.config.magic) {
                 Ok(m) => m,
+                // An HTTP server answering the `version`: naming "HTTP" as a magic to pass
+                // would send the maintainer the wrong way.
+                Err(ReadError::WrongMagic(received)) if &received == b"HTTP" => {
+                    return Err(RegenError::P2pProtocol {
+                        detail: format!(
+                            "{} answered in HTTP: --p2p names an RPC (HTTP) port, not the \
+                             node's P2P port (-port)",
+                            self.config.address
+                        ),
+                    })
+                }
                 Err(ReadError::WrongMagic(received)) => {
                     return Err(RegenError::WrongMagic {
                         expected: self.config.magic,
@@ -343,6 +354,18 @@ mod tests {
         });
         let err = Peer::connect(&config(port)).err().unwrap();
         assert!(err.to_string().contains("--magic dab5bffa"), "{err}");
+    }
+
+    #[test]
+    fn an_http_server_is_not_taken_for_another_magic() {
+        let port = fake_node(|mut s| {
+            let _ = read_message(&mut s, MAGIC);
+            s.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                .unwrap();
+        });
+        let err = Peer::connect(&config(port)).err().unwrap();
+        assert!(err.to_string().contains("not the node's P2P port"), "{err}");
+        assert!(!err.to_string().contains("--magic"), "{err}");
     }
 
     #[test]
