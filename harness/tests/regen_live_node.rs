@@ -32,6 +32,7 @@ fn options(record: PathBuf, check: bool) -> Options {
         vectors: None,
         record,
         check,
+        force: false,
     }
 }
 

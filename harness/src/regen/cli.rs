@@ -5,17 +5,19 @@
 //! 2 `regen` could not run (the message names the cause and the fix; nothing was written).
 
 use super::error::RegenError;
+use super::keep::RecordFile;
+use super::record_path::default_record;
 use super::rpc::RpcConfig;
 use super::session::{self, Options};
 use crate::cli::exit;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The suite's committed record in this source tree.
-const DEFAULT_RECORD: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../vectors/live-node/record.json"
-);
+/// The largest `--timeout` in seconds (an hour per answer; RPC calls get four times as
+/// long): a larger value is a usage error rather than a deadline past what a clock can hold.
+pub const MAX_TIMEOUT_SECONDS: u64 = 60 * 60;
+/// The largest cookie file read (a node's is `__cookie__:` and 64 hex digits).
+const MAX_COOKIE_BYTES: u64 = 4096;
 
 /// Confirm or regenerate the vectors against a live regtest node (RPC and P2P).
 #[derive(Debug, Clone, clap::Args)]
@@ -39,19 +41,27 @@ pub struct RegenArgs {
     /// dab5bffa); by default chosen from the node's user agent.
     #[arg(long, value_parser = parse_magic)]
     pub magic: Option<[u8; 4]>,
-    /// Seconds to wait for any one answer (RPC calls get four times as long: mining).
-    #[arg(long, default_value_t = 30)]
+    /// Seconds any one P2P exchange may take, from 1 to 3600 (an RPC call gets four times as
+    /// long: mining); each bounds the whole exchange, however slowly the node sends.
+    #[arg(long, default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_SECONDS))]
     pub timeout: u64,
     /// Confirm the elements of the `*_test.json` files of this directory instead of the
     /// suite's own vectors.
     #[arg(long, value_name = "DIR")]
     pub vectors: Option<PathBuf>,
-    /// The record to write (or to compare with `--check`).
-    #[arg(long, default_value = DEFAULT_RECORD)]
-    pub record: PathBuf,
+    /// The record to write (or to compare with `--check`); by default
+    /// `<--vectors>/live-node/record.json`, else `vectors/live-node/record.json` of the
+    /// checkout the current directory is in.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Compare with the committed record instead of writing it; exit 1 on any difference.
     #[arg(long)]
     pub check: bool,
+    /// Write the record even though the node disagreed with the reference (the record then
+    /// says so in `forced`); without it such a run leaves the record as it was.
+    #[arg(long, conflicts_with = "check")]
+    pub force: bool,
 }
 
 fn parse_magic(text: &str) -> Result<[u8; 4], String> {
@@ -90,10 +100,11 @@ fn credentials(
     let Some(path) = &args.rpc_cookie else {
         return Ok(from_url.unwrap_or((args.rpc_user.clone(), args.rpc_password.clone())));
     };
-    let text = std::fs::read_to_string(path).map_err(|e| RegenError::Input {
-        path: path.display().to_string(),
-        detail: format!("{e} (the cookie is <datadir>/regtest/.cookie while the node runs)"),
-    })?;
+    let text =
+        crate::input_file::read_text(path, MAX_COOKIE_BYTES).map_err(|e| RegenError::Input {
+            path: path.display().to_string(),
+            detail: format!("{e} (the cookie is <datadir>/regtest/.cookie while the node runs)"),
+        })?;
     text.trim()
         .split_once(':')
         .map(|(u, p)| (u.to_string(), p.to_string()))
@@ -118,6 +129,17 @@ pub fn main(args: &RegenArgs) -> u8 {
 fn run(args: &RegenArgs) -> Result<bool, RegenError> {
     let (address, from_url) = rpc_address(&args.rpc)?;
     let (user, password) = credentials(args, from_url)?;
+    let record = match &args.record {
+        Some(path) => path.clone(),
+        None => {
+            let here = std::env::current_dir().map_err(|e| RegenError::Input {
+                path: ".".into(),
+                detail: format!("the current directory: {e}"),
+            })?;
+            default_record(args.vectors.as_deref(), &here)?
+        }
+    };
+    eprintln!("regen: record {}", record.display());
     let options = Options {
         rpc: RpcConfig {
             address,
@@ -129,8 +151,9 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
         magic: args.magic,
         timeout: Duration::from_secs(args.timeout),
         vectors: args.vectors.clone(),
-        record: args.record.clone(),
+        record,
         check: args.check,
+        force: args.force,
     };
     let outcome = session::run(&options, &mut std::io::stderr())?;
     for note in &outcome.findings.notes {
@@ -147,6 +170,19 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
     }
     for difference in &outcome.differences {
         println!("{difference}");
+    }
+    match outcome.record_file {
+        RecordFile::Refused { disagreements } => println!(
+            "{} NOT written: the node disagreed with the reference {disagreements} times \
+             (--force writes it anyway, marked as forced)",
+            options.record.display()
+        ),
+        RecordFile::Forced { disagreements } => println!(
+            "{} written with --force despite {disagreements} disagreements (its `forced` field \
+             says so)",
+            options.record.display()
+        ),
+        RecordFile::Compared | RecordFile::Written => {}
     }
     let p = &outcome.record.provenance;
     println!(
@@ -230,8 +266,9 @@ mod tests {
             magic: None,
             timeout: 1,
             vectors: None,
-            record: PathBuf::new(),
+            record: None,
             check: false,
+            force: false,
         };
         assert_eq!(
             credentials(&args, None).unwrap(),

@@ -5,6 +5,7 @@
 //! and how to fix it, so nobody has to read the code.
 
 use std::fmt;
+use std::time::Duration;
 
 /// Why `regen` could not finish. Nothing is written when one of these is returned.
 #[derive(Debug)]
@@ -14,7 +15,7 @@ pub enum RegenError {
     /// Nothing accepts connections at the RPC address.
     RpcUnreachable { address: String, detail: String },
     /// The RPC server did not answer in time.
-    RpcTimeout { address: String, seconds: u64 },
+    RpcTimeout { address: String, timeout: Duration },
     /// The RPC server refused the user name and password.
     RpcCredentials { address: String },
     /// Something answered that is not a JSON-RPC server.
@@ -43,13 +44,28 @@ pub enum RegenError {
     /// The node closed the connection where no disconnect was expected.
     Disconnected { during: String },
     /// The node did not send what was awaited in time.
-    P2pTimeout { waiting_for: String, seconds: u64 },
+    P2pTimeout {
+        waiting_for: String,
+        timeout: Duration,
+    },
+    /// The node did not read what `regen` sent in time.
+    P2pStalled { command: String, timeout: Duration },
+    /// `--rpc` and `--p2p` reach two different nodes.
+    DifferentNodes {
+        rpc: String,
+        p2p: String,
+        user_agent: String,
+        rpc_node: String,
+        p2p_node: String,
+    },
     /// The node sent bytes that are not a valid message.
     P2pProtocol { detail: String },
     /// The chain could not be set up (funds, mining, transaction acceptance).
     Setup { detail: String },
     /// The committed vectors or record could not be read.
     Input { path: String, detail: String },
+    /// No `--record` given, and no checkout to put it in.
+    NoRecordPath { searched_from: String },
     /// The record could not be written; the previous file is untouched.
     Write { path: String, detail: String },
 }
@@ -71,10 +87,11 @@ impl fmt::Display for RegenError {
                  -server -rpcbind=127.0.0.1 -rpcport=<port>, or pass --rpc <host:port> matching \
                  its -rpcport"
             ),
-            RegenError::RpcTimeout { address, seconds } => write!(
+            RegenError::RpcTimeout { address, timeout } => write!(
                 f,
-                "the RPC server at {address} did not answer within {seconds} s: the node may \
-                 still be starting or is overloaded; retry, or raise --timeout"
+                "the RPC server at {address} did not answer within {}: the node may still be \
+                 starting or is overloaded; retry, or raise --timeout",
+                humantime::format_duration(*timeout)
             ),
             RegenError::RpcCredentials { address } => write!(
                 f,
@@ -137,17 +154,43 @@ impl fmt::Display for RegenError {
             ),
             RegenError::P2pTimeout {
                 waiting_for,
-                seconds,
+                timeout,
             } => write!(
                 f,
-                "no {waiting_for} from the node within {seconds} s: is --p2p the node's P2P \
-                 port? If the node is busy, raise --timeout"
+                "no {waiting_for} from the node within {}: is --p2p the node's P2P port? If \
+                 the node is busy, raise --timeout",
+                humantime::format_duration(*timeout)
+            ),
+            RegenError::P2pStalled { command, timeout } => write!(
+                f,
+                "the node did not read `{command}` within {}: is --p2p the node's P2P port? If \
+                 the node is busy, raise --timeout",
+                humantime::format_duration(*timeout)
+            ),
+            RegenError::DifferentNodes {
+                rpc,
+                p2p,
+                user_agent,
+                rpc_node,
+                p2p_node,
+            } => write!(
+                f,
+                "--rpc {rpc} and --p2p {p2p} reach two different nodes: the RPC node lists no \
+                 peer with this run's user agent {user_agent} (RPC node: {rpc_node}; P2P node: \
+                 {p2p_node}). regen mines over RPC and asks over P2P, so both must be the same \
+                 node: pass its -rpcport to --rpc and its -port to --p2p"
             ),
             RegenError::P2pProtocol { detail } => {
                 write!(f, "the node sent a malformed P2P message: {detail}")
             }
             RegenError::Setup { detail } => write!(f, "setting up the regtest chain: {detail}"),
             RegenError::Input { path, detail } => write!(f, "cannot read {path}: {detail}"),
+            RegenError::NoRecordPath { searched_from } => write!(
+                f,
+                "no --record given and no checkout found at or above {searched_from} (no \
+                 vectors/live-node directory): run inside a bip37-conformance checkout, or pass \
+                 --record FILE (or --vectors DIR for DIR/live-node/record.json)"
+            ),
             RegenError::Write { path, detail } => write!(
                 f,
                 "cannot write {path}: {detail}; the previous file is unchanged"

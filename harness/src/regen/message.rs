@@ -84,6 +84,9 @@ pub fn read_message(reader: &mut impl Read, magic: [u8; 4]) -> Result<Message, R
     }
     let mut payload = Vec::new();
     reader.take(u64::from(length)).read_to_end(&mut payload)?;
+    // Growing by doubling may have reserved up to twice the payload: a kept message costs
+    // its length only.
+    payload.shrink_to_fit();
     if payload.len() != length as usize {
         return Err(ReadError::Io(io::Error::new(
             io::ErrorKind::UnexpectedEof,

@@ -8,7 +8,9 @@
 
 pub mod chain;
 pub mod cli;
+pub mod deadline;
 pub mod error;
+pub mod keep;
 pub mod message;
 pub mod oracle;
 pub mod payloads;
@@ -16,7 +18,9 @@ pub mod peer;
 pub mod predict;
 pub mod probes;
 pub mod record;
+pub mod record_path;
 pub mod rpc;
+pub mod same_node;
 pub mod session;
 pub mod write;
 

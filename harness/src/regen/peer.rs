@@ -4,14 +4,19 @@
 //! The node answers a `getdata` before it reads the next message, so everything received
 //! between sending a `ping` and receiving its `pong` is the whole answer. `ping`s from the
 //! node are answered; every other message the answer does not need (`sendcmpct`,
-//! `wtxidrelay`, `sendaddrv2`, `feefilter`, `protoconf`, `inv`, ...) is dropped.
+//! `wtxidrelay`, `sendaddrv2`, `feefilter`, `protoconf`, `inv`, ...) is dropped as it arrives.
+//!
+//! Every call is bounded whatever the node does: the connection and handshake, each `send`,
+//! and each barrier (the `ping`, every message read and every `pong` written while waiting)
+//! end by one deadline `timeout` after the call started ([`super::deadline`]), and the
+//! messages kept for an answer may not exceed [`MAX_KEPT_BYTES`] in all.
 
+use super::deadline::{self, deadline_after, DeadlineStream};
 use super::error::RegenError;
 use super::message::{read_message, Message, ReadError};
 use super::payloads::{self, NodeVersion};
 use super::rpc::resolve;
 use std::io::{BufReader, Write};
-use std::net::TcpStream;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How `regen` reaches the node over P2P.
@@ -21,18 +26,28 @@ pub struct PeerConfig {
     pub address: String,
     /// The network magic (Core regtest `fabfb5da`, Bitcoin SV regtest `dab5bffa`).
     pub magic: [u8; 4],
-    /// The longest wait for any one answer.
+    /// The longest any one call may take: connecting with the handshake, a send, a barrier.
     pub timeout: Duration,
+    /// The user agent sent in `version` (see [`super::same_node`]).
+    pub user_agent: String,
 }
 
-/// The user agent `regen` announces.
+/// The tool's name and version, as a user agent (BIP 14).
 pub const USER_AGENT: &str = concat!("/bip37-conform:", env!("CARGO_PKG_VERSION"), "/");
+
+/// The most payload bytes kept while waiting for one `pong`: the largest answer in a whole
+/// run against the Bitcoin SV node counted 19,626 bytes here (the small blocks `regen` mines);
+/// a node sending more is refused rather than held in memory.
+pub const MAX_KEPT_BYTES: usize = 8 * 1024 * 1024;
+/// What a kept message costs beyond its payload (the message and its command), so that a
+/// flood of empty messages is bounded too.
+const KEPT_OVERHEAD_BYTES: usize = 64;
 
 /// A connected, handshaken peer.
 pub struct Peer {
     config: PeerConfig,
-    writer: TcpStream,
-    reader: BufReader<TcpStream>,
+    writer: DeadlineStream,
+    reader: BufReader<DeadlineStream>,
     /// What the node said about itself.
     pub node: NodeVersion,
     next_nonce: u64,
@@ -51,25 +66,26 @@ pub enum Reply {
 const KEPT: &[&str] = &["merkleblock", "tx", "notfound", "reject"];
 
 impl Peer {
-    /// Connects and completes the handshake.
+    /// Connects and completes the handshake, all within `config.timeout`.
     pub fn connect(config: &PeerConfig) -> Result<Peer, RegenError> {
+        let deadline = deadline_after(config.timeout);
         let address = resolve(&config.address)?;
         let unreachable = |e: std::io::Error| RegenError::P2pUnreachable {
             address: config.address.clone(),
             detail: e.to_string(),
         };
-        let stream = TcpStream::connect_timeout(&address, config.timeout).map_err(unreachable)?;
+        let stream = deadline::connect(&address, deadline).map_err(unreachable)?;
         stream.set_nodelay(true).map_err(unreachable)?;
-        stream
-            .set_read_timeout(Some(config.timeout))
-            .map_err(unreachable)?;
-        let reader = BufReader::new(stream.try_clone().map_err(unreachable)?);
+        let reader = BufReader::new(DeadlineStream::new(
+            stream.try_clone().map_err(unreachable)?,
+            deadline,
+        ));
         let seed = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64);
         let mut peer = Peer {
             config: config.clone(),
-            writer: stream,
+            writer: DeadlineStream::new(stream, deadline),
             reader,
             node: NodeVersion {
                 protocol_version: 0,
@@ -79,23 +95,20 @@ impl Peer {
             },
             next_nonce: seed | 1,
         };
-        peer.handshake()?;
+        peer.handshake(deadline)?;
         Ok(peer)
     }
 
-    fn handshake(&mut self) -> Result<(), RegenError> {
+    fn handshake(&mut self, deadline: Instant) -> Result<(), RegenError> {
         let timestamp = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
         let nonce = self.nonce();
-        self.send(
-            "version",
-            payloads::version_payload(nonce, timestamp, USER_AGENT),
-        )?;
-        let deadline = Instant::now() + self.config.timeout;
+        let version = payloads::version_payload(nonce, timestamp, &self.config.user_agent);
+        self.send_by("version", version, deadline)?;
         let mut have_version = false;
         loop {
-            let message = match self.receive(deadline, "the node's version and verack") {
+            let message = match self.receive(deadline, "`version` and `verack`") {
                 Err(RegenError::Disconnected { .. }) if !have_version => {
                     return Err(RegenError::ClosedBeforeVersion {
                         address: self.config.address.clone(),
@@ -109,7 +122,7 @@ impl Peer {
                     self.node = payloads::parse_version(&message.payload)
                         .map_err(|detail| RegenError::P2pProtocol { detail })?;
                     have_version = true;
-                    self.send("verack", vec![])?;
+                    self.send_by("verack", vec![], deadline)?;
                 }
                 "verack" if have_version => return Ok(()),
                 _ => {}
@@ -123,27 +136,47 @@ impl Peer {
         self.next_nonce
     }
 
-    /// Sends one message.
+    /// Sends one message within `timeout`.
     pub fn send(&mut self, command: &str, payload: Vec<u8>) -> Result<(), RegenError> {
-        let bytes = Message::new(command, payload).encode(self.config.magic);
-        self.writer
-            .write_all(&bytes)
-            .map_err(|e| RegenError::Disconnected {
-                during: format!("sending `{command}` ({e})"),
-            })
+        self.send_by(command, payload, deadline_after(self.config.timeout))
     }
 
-    /// Sends `ping` and collects the kept messages until its `pong`. A connection the node
-    /// closes first is [`Reply::Disconnected`], not an error: limit probes expect it.
+    fn send_by(
+        &mut self,
+        command: &str,
+        payload: Vec<u8>,
+        deadline: Instant,
+    ) -> Result<(), RegenError> {
+        let bytes = Message::new(command, payload).encode(self.config.magic);
+        self.writer.set_deadline(deadline);
+        self.writer.write_all(&bytes).map_err(|e| {
+            if deadline::is_timeout(&e) {
+                RegenError::P2pStalled {
+                    command: command.to_string(),
+                    timeout: self.config.timeout,
+                }
+            } else {
+                RegenError::Disconnected {
+                    during: format!("sending `{command}` ({e})"),
+                }
+            }
+        })
+    }
+
+    /// Sends `ping` and collects the kept messages until its `pong`, all within `timeout`.
+    /// A connection the node closes first is [`Reply::Disconnected`], not an error: limit
+    /// probes expect it.
     pub fn barrier(&mut self) -> Result<Reply, RegenError> {
+        let deadline = deadline_after(self.config.timeout);
         let nonce = self.nonce();
-        if self.send("ping", nonce.to_le_bytes().to_vec()).is_err() {
-            return Ok(Reply::Disconnected);
+        match self.send_by("ping", nonce.to_le_bytes().to_vec(), deadline) {
+            Err(RegenError::Disconnected { .. }) => return Ok(Reply::Disconnected),
+            other => other?,
         }
-        let deadline = Instant::now() + self.config.timeout;
         let mut kept = Vec::new();
+        let mut kept_bytes = 0;
         loop {
-            let message = match self.receive(deadline, "the pong that ends an answer") {
+            let message = match self.receive(deadline, "`pong` (the end of an answer)") {
                 Err(RegenError::Disconnected { .. }) => return Ok(Reply::Disconnected),
                 other => other?,
             };
@@ -151,20 +184,41 @@ impl Peer {
                 "pong" if payloads::nonce(&message.payload) == Some(nonce) => {
                     return Ok(Reply::Answered(kept))
                 }
-                c if KEPT.contains(&c) => kept.push(message),
+                c if KEPT.contains(&c) => {
+                    kept_bytes += message.payload.capacity() + KEPT_OVERHEAD_BYTES;
+                    if kept_bytes > MAX_KEPT_BYTES {
+                        return Err(RegenError::P2pProtocol {
+                            detail: format!(
+                                "more than {MAX_KEPT_BYTES} bytes of {} before the pong, far \
+                                 more than the answer to one filtered block",
+                                KEPT.join("/")
+                            ),
+                        });
+                    }
+                    kept.push(message)
+                }
                 _ => {}
             }
         }
     }
 
-    /// Reads the next message that is not a `ping` (those are answered here).
+    /// Reads the next message that is not a `ping` (those are answered here), by `deadline`.
     fn receive(&mut self, deadline: Instant, waiting_for: &str) -> Result<Message, RegenError> {
+        self.reader.get_mut().set_deadline(deadline);
         loop {
-            if Instant::now() >= deadline {
-                return Err(self.timeout(waiting_for));
-            }
             let message = match read_message(&mut self.reader, self.config.magic) {
                 Ok(m) => m,
+                // An HTTP server answering the `version`: naming "HTTP" as a magic to pass
+                // would send the maintainer the wrong way.
+                Err(ReadError::WrongMagic(received)) if &received == b"HTTP" => {
+                    return Err(RegenError::P2pProtocol {
+                        detail: format!(
+                            "{} answered in HTTP: --p2p names an RPC (HTTP) port, not the \
+                             node's P2P port (-port)",
+                            self.config.address
+                        ),
+                    })
+                }
                 Err(ReadError::WrongMagic(received)) => {
                     return Err(RegenError::WrongMagic {
                         expected: self.config.magic,
@@ -175,18 +229,17 @@ impl Peer {
                     return Err(RegenError::P2pProtocol { detail })
                 }
                 Err(ReadError::Io(e)) => {
-                    return Err(match e.kind() {
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
-                            self.timeout(waiting_for)
-                        }
-                        _ => RegenError::Disconnected {
+                    return Err(if deadline::is_timeout(&e) {
+                        self.timeout(waiting_for)
+                    } else {
+                        RegenError::Disconnected {
                             during: format!("waiting for {waiting_for} ({e})"),
-                        },
+                        }
                     })
                 }
             };
             if message.command == "ping" {
-                self.send("pong", message.payload)?;
+                self.send_by("pong", message.payload, deadline)?;
                 continue;
             }
             return Ok(message);
@@ -196,7 +249,7 @@ impl Peer {
     fn timeout(&self, waiting_for: &str) -> RegenError {
         RegenError::P2pTimeout {
             waiting_for: waiting_for.to_string(),
-            seconds: self.config.timeout.as_secs(),
+            timeout: self.config.timeout,
         }
     }
 }
@@ -204,7 +257,7 @@ impl Peer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::net::TcpListener;
+    use std::net::{TcpListener, TcpStream};
     use std::thread;
 
     const MAGIC: [u8; 4] = [0xfa, 0xbf, 0xb5, 0xda];
@@ -214,6 +267,7 @@ mod tests {
             address: format!("127.0.0.1:{port}"),
             magic: MAGIC,
             timeout: Duration::from_secs(5),
+            user_agent: USER_AGENT.into(),
         }
     }
 
@@ -300,6 +354,18 @@ mod tests {
         });
         let err = Peer::connect(&config(port)).err().unwrap();
         assert!(err.to_string().contains("--magic dab5bffa"), "{err}");
+    }
+
+    #[test]
+    fn an_http_server_is_not_taken_for_another_magic() {
+        let port = fake_node(|mut s| {
+            let _ = read_message(&mut s, MAGIC);
+            s.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                .unwrap();
+        });
+        let err = Peer::connect(&config(port)).err().unwrap();
+        assert!(err.to_string().contains("not the node's P2P port"), "{err}");
+        assert!(!err.to_string().contains("--magic"), "{err}");
     }
 
     #[test]

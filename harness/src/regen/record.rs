@@ -28,6 +28,10 @@ pub struct Record {
     /// Always [`RECORD_FORMAT_VERSION`].
     pub format_version: u32,
     pub header: Vec<String>,
+    /// Present only on a record written with `--force` although the node disagreed with the
+    /// reference: says so, with the count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced: Option<String>,
     pub provenance: Provenance,
     /// Node-independent probes: a difference here fails `--check`.
     pub probes: Vec<ProbeRecord>,

@@ -3,16 +3,24 @@
 //!
 //! Only what `regen` needs: the node's RPC server (Bitcoin Core's or the Bitcoin SV node's
 //! libevent server) answers `Connection: close` requests with a `Content-Length` body.
+//!
+//! Each call is bounded whatever answers: connecting, sending and reading the whole response
+//! end by one deadline ([`super::deadline`]); the status line and headers may not exceed
+//! [`MAX_HEAD_BYTES`], the body [`MAX_RESPONSE_BYTES`]; and an answer that does not start
+//! with `HTTP/` (a P2P port, say) is refused at its first bytes.
 
+use super::deadline::{self, deadline_after, DeadlineStream};
 use super::error::RegenError;
 use base64::Engine;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
-/// The largest RPC response read: far above what `regen` asks for (a few small blocks).
-const MAX_RESPONSE_BYTES: u64 = 32 * 1024 * 1024;
+/// The largest RPC response body read: far above what `regen` asks for (a few small blocks).
+pub const MAX_RESPONSE_BYTES: u64 = 32 * 1024 * 1024;
+/// The most bytes of status line and headers read (the node sends about 150).
+pub const MAX_HEAD_BYTES: u64 = 64 * 1024;
 /// The longest header line accepted.
 const MAX_HEADER_LINE: u64 = 8 * 1024;
 
@@ -23,7 +31,8 @@ pub struct RpcConfig {
     pub address: String,
     pub user: String,
     pub password: String,
-    /// Per-call connect, read and write limit (mining a block can take a moment).
+    /// The longest one call may take, connecting, sending and reading included (mining a
+    /// block can take a moment).
     pub timeout: Duration,
 }
 
@@ -56,17 +65,10 @@ impl RpcClient {
     }
 
     fn post(&self, body: &[u8]) -> Result<HttpResponse, RegenError> {
+        let deadline = deadline_after(self.config.timeout);
         let address = resolve(&self.config.address)?;
-        let unreachable = |e: std::io::Error| RegenError::RpcUnreachable {
-            address: self.config.address.clone(),
-            detail: e.to_string(),
-        };
-        let mut stream =
-            TcpStream::connect_timeout(&address, self.config.timeout).map_err(unreachable)?;
-        stream
-            .set_read_timeout(Some(self.config.timeout))
-            .and_then(|_| stream.set_write_timeout(Some(self.config.timeout)))
-            .map_err(unreachable)?;
+        let stream = deadline::connect(&address, deadline).map_err(|e| self.io_error(e))?;
+        let mut stream = DeadlineStream::new(stream, deadline);
         let auth = base64::engine::general_purpose::STANDARD
             .encode(format!("{}:{}", self.config.user, self.config.password));
         let head = format!(
@@ -89,13 +91,10 @@ impl RpcClient {
     }
 
     fn io_error(&self, e: std::io::Error) -> RegenError {
-        if matches!(
-            e.kind(),
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-        ) {
+        if deadline::is_timeout(&e) {
             RegenError::RpcTimeout {
                 address: self.config.address.clone(),
-                seconds: self.config.timeout.as_secs(),
+                timeout: self.config.timeout,
             }
         } else {
             RegenError::RpcUnreachable {
@@ -127,11 +126,37 @@ impl From<std::io::Error> for ReadError {
     }
 }
 
-/// Reads one HTTP/1.1 response: status line, headers, then the body: `chunked` (the Bitcoin
-/// SV node streams large results that way), `Content-Length`, or up to the end of the
-/// stream, never more than [`MAX_RESPONSE_BYTES`] in all.
+/// Reads one HTTP/1.1 response: status line, headers (at most [`MAX_HEAD_BYTES`] together),
+/// then the body: `chunked` (the Bitcoin SV node streams large results that way),
+/// `Content-Length`, or up to the end of the stream, never more than [`MAX_RESPONSE_BYTES`].
 pub fn read_response(reader: &mut impl BufRead) -> Result<HttpResponse, ReadError> {
-    let status_line = read_line(reader)?;
+    let (status, content_length, chunked) = read_head(&mut reader.take(MAX_HEAD_BYTES))?;
+    let body = if chunked {
+        read_chunked(reader)?
+    } else {
+        read_sized(reader, content_length)?
+    };
+    Ok(HttpResponse { status, body })
+}
+
+/// The status code, `Content-Length` and whether the body is chunked.
+fn read_head(reader: &mut impl BufRead) -> Result<(u16, Option<u64>, bool), ReadError> {
+    // Checked first, alone: a server that is not HTTP (a P2P port answering with its own
+    // handshake, or nothing and a close) is refused at once instead of waiting for a newline.
+    let mut start = Vec::new();
+    reader.take(5).read_to_end(&mut start)?;
+    if start.is_empty() {
+        return Err(ReadError::Malformed(
+            "not an HTTP response: the connection closed without a byte".into(),
+        ));
+    }
+    if start != b"HTTP/" {
+        return Err(ReadError::Malformed(format!(
+            "not an HTTP response: it starts with bytes {}",
+            crate::hex::encode(&start)
+        )));
+    }
+    let status_line = format!("HTTP/{}", read_line(reader)?);
     let mut parts = status_line.split_whitespace();
     let status = match (parts.next(), parts.next()) {
         (Some(version), Some(code)) if version.starts_with("HTTP/") => code
@@ -162,12 +187,7 @@ pub fn read_response(reader: &mut impl BufRead) -> Result<HttpResponse, ReadErro
             }
         }
     }
-    let body = if chunked {
-        read_chunked(reader)?
-    } else {
-        read_sized(reader, content_length)?
-    };
-    Ok(HttpResponse { status, body })
+    Ok((status, content_length, chunked))
 }
 
 fn too_large(length: u64) -> ReadError {
@@ -226,9 +246,10 @@ fn read_line(reader: &mut impl BufRead) -> Result<String, ReadError> {
     let mut line = Vec::new();
     reader.take(MAX_HEADER_LINE).read_until(b'\n', &mut line)?;
     if line.last() != Some(&b'\n') {
-        return Err(ReadError::Malformed(
-            "header line missing its end (connection closed or line too long)".into(),
-        ));
+        return Err(ReadError::Malformed(format!(
+            "a header line is missing its end (connection closed, line over {MAX_HEADER_LINE} \
+             bytes or headers over {MAX_HEAD_BYTES} bytes)"
+        )));
     }
     String::from_utf8(line)
         .map(|l| l.trim_end_matches(['\r', '\n']).to_string())

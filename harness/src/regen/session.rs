@@ -1,16 +1,18 @@
 //! One `regen` run from start to end: check the node (regtest, bloom service, no ban on this
-//! machine), fund coins, ask every probe, then write the record or compare it with the
+//! machine, RPC and P2P reaching the same node), fund coins, ask every probe, then write the
+//! record (only if the node agreed with the reference, or with `force`) or compare it with the
 //! committed one. Every precondition is checked before anything is mined or written.
 
 use super::chain;
 use super::error::RegenError;
+use super::keep::{keep, RecordFile};
 use super::oracle::Oracle;
 use super::payloads::NODE_BLOOM;
 use super::peer::{PeerConfig, USER_AGENT};
 use super::probes::{bits, limits, places, update, Findings};
 use super::record::{compare, Difference, Provenance, Record, RECORD_FORMAT_VERSION, RECORD_KIND};
 use super::rpc::{RpcClient, RpcConfig};
-use super::write;
+use super::{same_node, write};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,7 +31,7 @@ pub struct Options {
     pub p2p: String,
     /// The network magic; guessed from the node's user agent when absent.
     pub magic: Option<[u8; 4]>,
-    /// The longest wait for any one P2P answer.
+    /// The longest any one P2P call may take (connecting, a send, a barrier).
     pub timeout: Duration,
     /// The vector directory whose elements are probed (default: the suite's own).
     pub vectors: Option<PathBuf>,
@@ -37,6 +39,8 @@ pub struct Options {
     pub record: PathBuf,
     /// Compare with the committed record instead of writing it.
     pub check: bool,
+    /// Write the record even if the node disagreed with the reference (it then says so).
+    pub force: bool,
 }
 
 /// What a run found.
@@ -46,6 +50,8 @@ pub struct Outcome {
     /// `--check` only: differences from the committed record.
     pub differences: Vec<Difference>,
     pub findings: Findings,
+    /// Whether the record file was compared, written or left alone.
+    pub record_file: RecordFile,
 }
 
 impl Outcome {
@@ -86,9 +92,17 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
         address: options.p2p.clone(),
         magic,
         timeout: options.timeout,
+        user_agent: same_node::user_agent(&same_node::run_token()),
     };
     let mut oracle = Oracle::connect(&config)?;
     let version = oracle.peer().node.clone();
+    same_node::check(
+        &mut rpc,
+        &options.rpc.address,
+        &options.p2p,
+        &config.user_agent,
+        &version,
+    )?;
     if version.services & NODE_BLOOM == 0 {
         return Err(RegenError::BloomDisabled {
             services: version.services,
@@ -164,7 +178,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     node_behaviours.extend(limit_behaviours);
     say(log, "limit probes asked".into());
 
-    let record = Record {
+    let mut record = Record {
         record: RECORD_KIND.into(),
         format_version: RECORD_FORMAT_VERSION,
         header: vec![
@@ -175,6 +189,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
              difference); `nodeBehaviours` may legitimately differ between nodes."
                 .into(),
         ],
+        forced: None,
         provenance: Provenance {
             user_agent: version.user_agent.clone(),
             version: node.version,
@@ -187,18 +202,21 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
         probes,
         node_behaviours,
     };
-    let differences = match &committed {
-        Some(old) => compare(&old.probes, &record.probes),
+    let (differences, record_file) = match &committed {
+        Some(old) => (compare(&old.probes, &record.probes), RecordFile::Compared),
         None => {
-            write::write_atomically(&options.record, &record)?;
-            say(log, format!("wrote {}", options.record.display()));
-            Vec::new()
+            let kept = keep(&options.record, &mut record, &findings, options.force)?;
+            if !matches!(kept, RecordFile::Refused { .. }) {
+                say(log, format!("wrote {}", options.record.display()));
+            }
+            (Vec::new(), kept)
         }
     };
     Ok(Outcome {
         record,
         differences,
         findings,
+        record_file,
     })
 }
 

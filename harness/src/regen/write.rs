@@ -25,7 +25,7 @@ pub fn write_atomically(path: &Path, record: &Record) -> Result<(), RegenError> 
 }
 
 /// The largest record read, in bytes (the committed one is under 100 kB).
-const MAX_RECORD_BYTES: u64 = 16 << 20;
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
 
 /// Reads a record (a regular file of at most 16 MiB), refusing another kind or format version.
 pub fn read(path: &Path) -> Result<Record, RegenError> {
@@ -34,9 +34,11 @@ pub fn read(path: &Path) -> Result<Record, RegenError> {
         detail,
     };
     let text = crate::input_file::read_text(path, MAX_RECORD_BYTES).map_err(|e| {
-        fail(format!(
-            "{e} (run `bip37-conform regen` without --check to make the first record)"
-        ))
+        fail(if e.kind() == std::io::ErrorKind::NotFound {
+            format!("{e} (run `bip37-conform regen` without --check to make the first record)")
+        } else {
+            e.to_string()
+        })
     })?;
     let record: Record = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
     if record.record != RECORD_KIND || record.format_version != RECORD_FORMAT_VERSION {
@@ -57,6 +59,7 @@ mod tests {
             record: RECORD_KIND.into(),
             format_version: RECORD_FORMAT_VERSION,
             header: vec!["test".into()],
+            forced: None,
             provenance: Provenance {
                 user_agent: "/Bitcoin SV:1.0.13/".into(),
                 version: 101001300,
@@ -103,6 +106,32 @@ mod tests {
             2,
             "no temporary file left"
         );
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn only_a_regular_file_of_bounded_size_is_read() {
+        let dir = scratch("special");
+        fs::create_dir_all(&dir).unwrap();
+        let zero = dir.join("zero.json");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let fifo = dir.join("fifo.json");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let huge = dir.join("huge.json");
+        fs::File::create(&huge)
+            .unwrap()
+            .set_len(MAX_RECORD_BYTES + 1)
+            .unwrap();
+        let start = std::time::Instant::now();
+        for path in [&zero, &fifo, &huge] {
+            let err = read(path).unwrap_err().to_string();
+            assert!(
+                err.contains("not a regular file") || err.contains("ceiling"),
+                "{err}"
+            );
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
         fs::remove_dir_all(dir).unwrap();
     }
 
