@@ -3,7 +3,7 @@
 #
 # Checks README's install route as a CI would take it, from a fresh directory: clones the
 # committed HEAD of this repository into a temporary directory, runs
-#   cargo install --locked --git file://<clone> --root <tmp>/root
+#   cargo install --locked --git file://<clone> --root <tmp>/root bip37-harness
 # and checks what landed in <tmp>/root/bin: bip37-conform only (bip37-vectorgen is a maintainer
 # tool, behind the `maintainer` feature), without debug info (under 20 MB), and working: the
 # built-in reference passes the murmur3 vectors.
@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "install-check: $*" >&2; exit 1; }
 
 git clone --quiet --no-hardlinks "file://$repo" "$tmp/clone"
-cargo install --locked --quiet --git "file://$tmp/clone" --root "$tmp/root"
+cargo install --locked --quiet --git "file://$tmp/clone" --root "$tmp/root" bip37-harness
 
 installed=$(ls "$tmp/root/bin")
 [[ "$installed" == "bip37-conform" ]] || fail "installed [$installed], expected bip37-conform alone"
