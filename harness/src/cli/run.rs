@@ -86,6 +86,17 @@ pub fn run(args: &RunArgs) -> u8 {
         }
         None => print!("{text}"),
     }
+    for (format, path) in &args.reports {
+        let text = report::render(&run, *format, false);
+        if let Err(e) = std::fs::write(path, text) {
+            return harness_error(&format!("cannot write {}: {e}", path.display()));
+        }
+        eprintln!(
+            "bip37-conform: {} report written to {}",
+            format_name(*format),
+            path.display()
+        );
+    }
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,
         Conformance::Failures => exit::FAILURES,
