@@ -13,6 +13,7 @@ pub mod implementation;
 pub mod matrix;
 pub mod mutants;
 pub mod ops;
+pub mod progress;
 pub mod reference_impl;
 pub mod regen;
 pub mod report;

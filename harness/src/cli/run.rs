@@ -6,11 +6,13 @@ use super::builtins::builtin;
 use super::{exit, plan, vector_set};
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
+use crate::progress::{seconds_since, Progress};
 use crate::report::{self, Format};
-use crate::runner::{run_tests, Conformance};
+use crate::runner::{run_tests_observed, Conformance};
 use crate::subprocess::{ClientConfig, Subprocess};
 use std::collections::HashSet;
 use std::io::IsTerminal;
+use std::time::Instant;
 
 /// Runs `bip37-conform run` and returns its exit code.
 pub fn run(args: &RunArgs) -> u8 {
@@ -37,11 +39,15 @@ pub fn run(args: &RunArgs) -> u8 {
             return code;
         }
     };
-    let mut raw = run_tests(
+    let mut progress = Progress::new(&implementation.name(), selected.len() as u64, "tests");
+    let began = Instant::now();
+    let mut raw = run_tests_observed(
         &selected,
         implementation.as_mut(),
         &args.timeouts.run_options(),
+        &mut |done| progress.update(done as u64, || seconds_since(began)),
     );
+    progress.finish();
     drop(implementation);
     crate::diagnosis::annotate(&mut raw.results);
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
@@ -97,6 +103,9 @@ pub fn run(args: &RunArgs) -> u8 {
             path.display()
         );
     }
+    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
+        eprintln!("{}", next_step(builtin, run.results.len()));
+    }
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,
         Conformance::Failures => exit::FAILURES,
@@ -124,6 +133,25 @@ pub fn start(
         Ok(child) => Ok(Box::new(child)),
         Err(e) => Err((exit::of_start_error(&e), e.to_string())),
     }
+}
+
+/// What a run of a built-in implementation was, and how to run one's own.
+fn next_step(builtin: &str, tests: usize) -> String {
+    let what = match builtin {
+        "reference" => "the built-in reference (bip37-reference, the Bitcoin Core-exact \
+                        implementation of this repository): the suite checking itself"
+            .to_string(),
+        mutant => format!(
+            "the built-in {mutant}, the reference with one planted mistake \
+             (`bip37-conform mutants` shows every mutant and the vectors that catch it)"
+        ),
+    };
+    format!(
+        "bip37-conform: that ran {tests} vectors against {what}.\n\
+         Next: test your own implementation through an adapter that speaks the subprocess \
+         protocol (docs/PROTOCOL.md; start from adapters/template.py):\n  \
+         bip37-conform run --impl \"python3 my_adapter.py\""
+    )
 }
 
 fn harness_error(message: &str) -> u8 {
