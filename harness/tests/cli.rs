@@ -308,6 +308,16 @@ fn the_messages_point_at_the_next_step() {
         stderr.contains("no hello") && stderr.contains("docs/PROTOCOL.md"),
         "{stderr}"
     );
+    // An adapter that exits before its hello is noticed at once, not after the start timeout.
+    let began = std::time::Instant::now();
+    let out = conform(&["run", "--impl", "python3 -c 'raise SystemExit(3)'"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        began.elapsed() < std::time::Duration::from_secs(5),
+        "{stderr}"
+    );
+    assert!(stderr.contains("exited before its hello"), "{stderr}");
+    assert!(stderr.contains("docs/PROTOCOL.md"), "{stderr}");
     let out = conform(&["rn", "--builtin", "reference"]);
     assert_eq!(code(&out), 2);
     assert!(text(&out.stderr).contains("'run'"), "{}", text(&out.stderr));
