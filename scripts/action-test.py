@@ -11,7 +11,8 @@ here under the key the `key` step computed (a cache hit; `cargo build` is cheap 
 `cargo test`); with --install the cache is empty, so the install step runs `cargo install
 --locked` (a release build, minutes). Scenarios: a conformant implementation (exit 0), a failing
 one (exit 1, failures in JUnit and the summary), the same with an expectations file (exit 0),
-selection options with quotes, and an adapter that cannot start (exit 2, the summary says why).
+selection options with quotes, unbalanced quotes and an adapter that cannot start (exit 2, the
+summary says why).
 """
 
 import os
@@ -202,6 +203,11 @@ def main():
             {"implementation": failing, "selection": "--op murmur3", "expectations": expectations},
             0,
         )
+
+        bad = {"implementation": serve, "selection": "--id 'unbalanced"}
+        _, summary, _ = scenario("bad-selection", bad, 2)
+        if "cannot split the selection" not in summary:
+            fail(f"bad-selection: the summary does not say why: {summary!r}")
 
         _, summary, _ = scenario("no-start", {"implementation": "/nonexistent/adapter"}, 2)
         if "no report (exit 2)" not in summary or "/nonexistent/adapter" not in summary:

@@ -42,21 +42,25 @@ run() {
     local junit=${BIP37_JUNIT:-bip37-junit.xml} markdown=${BIP37_MARKDOWN:-bip37-summary.md}
     local args=(run --impl "$BIP37_IMPL" --format junit --output "$junit" --report "markdown:$markdown")
     [[ -z "${BIP37_EXPECTATIONS:-}" ]] || args+=(--expectations "$BIP37_EXPECTATIONS")
-    if [[ -n "${BIP37_SELECTION:-}" ]]; then
-        local selection
-        # xargs splits on blanks and honours quotes, and runs nothing.
-        mapfile -t selection < <(printf '%s' "$BIP37_SELECTION" | xargs -r printf '%s\n')
-        args+=("${selection[@]}")
-    fi
     mkdir -p "$(dirname "$junit")" "$(dirname "$markdown")"
     rm -f "$junit" "$markdown"
-    local code stderr
+    local code=0 stderr words selection
     stderr=$(mktemp)
-    # stderr goes to the log as it comes and is kept for the summary of a run that never started.
-    set +e
-    { bip37-conform "${args[@]}" 2>&1 1>&3 3>&- | tee "$stderr" >&2; } 3>&1
-    code=${PIPESTATUS[0]}
-    set -e
+    # xargs splits the selection on blanks and honours quotes, and runs nothing.
+    if ! words=$(printf '%s' "${BIP37_SELECTION:-}" | xargs -r printf '%s\n' 2>"$stderr"); then
+        echo "bip37-conform action: cannot split the selection input (unbalanced quotes?)" >>"$stderr"
+        cat "$stderr" >&2
+        code=2
+    else
+        [[ -z "$words" ]] || mapfile -t selection <<<"$words"
+        args+=("${selection[@]}")
+        # stderr goes to the log as it comes and is kept for the summary of a run that never
+        # started.
+        set +e
+        { bip37-conform "${args[@]}" 2>&1 1>&3 3>&- | tee "$stderr" >&2; } 3>&1
+        code=${PIPESTATUS[0]}
+        set -e
+    fi
     if [[ -f "$markdown" ]]; then
         cat "$markdown" >>"$GITHUB_STEP_SUMMARY"
     else
