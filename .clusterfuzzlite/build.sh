@@ -18,7 +18,10 @@ bin_dir="fuzz/target/$(rustc -vV | sed -n 's/^host: //p')/release"
 
 seeds="$WORK/bip37-seeds"
 rm -rf "$seeds"
-cargo run --quiet --manifest-path fuzz/Cargo.toml --example seed_corpora -- vectors "$seeds"
+# The seed writer is an ordinary host program: built without the sanitizer and coverage flags
+# an engine may put in RUSTFLAGS, which would ask for libFuzzer's runtime at link time.
+env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
+    cargo run --quiet --manifest-path fuzz/Cargo.toml --example seed_corpora -- vectors "$seeds"
 
 grep -v '^#' fuzz/oss-fuzz-targets | while read -r target dictionary max_len; do
     [[ -n "$target" ]] || continue
