@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Usage: fuzz/fuzz.sh [-t SECONDS] [TARGET...]
+# Usage: fuzz/fuzz.sh [-t SECONDS] [-j JOBS] [TARGET...]
 #
-# Builds the fuzz targets with cargo-fuzz (stable toolchain, no sanitizer), then runs each named
-# target (default: all of them) for at most SECONDS (default 10) and prints one line per target:
+# Builds the fuzz targets with cargo-fuzz (stable toolchain, no sanitizer; one cargo build for
+# all of them), then runs each named target (default: all of them) for at most SECONDS
+# (default 10), JOBS at a time (default 1; one per core is what CI uses), and prints one line
+# per target as it ends:
 #
 # - an ordinary target runs on fuzz/corpus/<target> (new inputs land there) plus the committed
 #   fuzz/corpus-regression/<target>; any crash fails the run and leaves its input in
@@ -16,12 +18,18 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+usage() { echo "usage: $0 [-t SECONDS] [-j JOBS] [TARGET...]" >&2; exit 2; }
 seconds=10
-if [[ "${1:-}" == "-t" ]]; then
-    [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || { echo "usage: $0 [-t SECONDS] [TARGET...]" >&2; exit 2; }
-    seconds=$2
+jobs=1
+while [[ $# -gt 0 && "$1" == -* ]]; do
+    [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage
+    case "$1" in
+        -t) seconds=$2 ;;
+        -j) jobs=$2; [[ $jobs -ge 1 ]] || usage ;;
+        *) usage ;;
+    esac
     shift 2
-fi
+done
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "error: cargo-fuzz is not installed: cargo install cargo-fuzz --locked" >&2
     exit 127
@@ -31,12 +39,15 @@ cargo fuzz build -O --sanitizer none >&2
 bin_dir="target/$(rustc -vV | sed -n 's/^host: //p')/release"
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(cargo fuzz list)
+for target in "${targets[@]}"; do
+    [[ -x "$bin_dir/$target" ]] || { echo "error: no target $target" >&2; exit 2; }
+done
 
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
 
-failed=0
-for target in "${targets[@]}"; do
-    [[ -x "$bin_dir/$target" ]] || { echo "error: no target $target" >&2; exit 2; }
+# Runs one target, prints its line; the exit status says whether it behaved.
+run_target() {
+    local target=$1 log work start status runs rate elapsed
     log=$(mktemp)
     work=$(mktemp -d)
     mkdir -p "artifacts/$target"
@@ -51,9 +62,10 @@ for target in "${targets[@]}"; do
         runs=$(stat number_of_executed_units "$log")
         if [[ $status -ne 0 && -f "artifacts/$target/found" ]]; then
             printf '%-40s found the planted bug in %6d ms after %s executions\n' "$target" "$elapsed" "${runs:-?}"
+            status=0
         else
             printf '%-40s MISSED its planted bug in %d s (%s executions)\n' "$target" "$seconds" "${runs:-?}"
-            failed=1
+            status=1
         fi
     else
         mkdir -p "corpus/$target"
@@ -68,9 +80,26 @@ for target in "${targets[@]}"; do
         else
             printf '%-40s CRASHED (exit %d); see artifacts/%s/ and the log below\n' "$target" "$status" "$target"
             grep -E "panicked|ERROR" "$log" | head -n 5
-            failed=1
+            status=1
         fi
     fi
     rm -rf "$log" "$work"
+    return "$status"
+}
+
+# Up to $jobs targets at once; each one's line is printed whole when it ends.
+failed=0
+running=0
+for target in "${targets[@]}"; do
+    if [[ $running -ge $jobs ]]; then
+        wait -n || failed=1
+        running=$((running - 1))
+    fi
+    run_target "$target" &
+    running=$((running + 1))
+done
+while [[ $running -gt 0 ]]; do
+    wait -n || failed=1
+    running=$((running - 1))
 done
 exit "$failed"

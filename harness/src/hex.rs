@@ -11,7 +11,7 @@ pub struct Hex(pub Vec<u8>);
 impl Hex {
     /// Decodes hex text (either case), or says why it is not hex.
     pub fn parse(text: &str) -> Result<Self, String> {
-        if text.len() % 2 != 0 {
+        if !text.len().is_multiple_of(2) {
             return Err(format!("hex string has odd length {}", text.len()));
         }
         text.as_bytes()

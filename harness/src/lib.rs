@@ -15,6 +15,7 @@ pub mod input_file;
 pub mod matrix;
 pub mod mutants;
 pub mod ops;
+pub mod progress;
 pub mod reference_impl;
 pub mod regen;
 pub mod report;

@@ -262,6 +262,37 @@ fn expectations_turn_known_failures_into_expected_ones_and_only_shrink() {
 }
 
 #[test]
+fn the_messages_point_at_the_next_step() {
+    let out = conform(&["run", "--builtin", "reference", "--vectors", &vectors()]);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("built-in reference"), "{stderr}");
+    assert!(
+        stderr.contains("--impl") && stderr.contains("docs/PROTOCOL.md"),
+        "{stderr}"
+    );
+    let silent = adapter("silent");
+    let out = conform(&["run", "--impl", &silent, "--start-timeout", "200ms"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no hello") && stderr.contains("docs/PROTOCOL.md"),
+        "{stderr}"
+    );
+    // An adapter that exits before its hello is noticed at once, not after the start timeout.
+    let began = std::time::Instant::now();
+    let out = conform(&["run", "--impl", "python3 -c 'raise SystemExit(3)'"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        began.elapsed() < std::time::Duration::from_secs(5),
+        "{stderr}"
+    );
+    assert!(stderr.contains("exited before its hello"), "{stderr}");
+    assert!(stderr.contains("docs/PROTOCOL.md"), "{stderr}");
+    let out = conform(&["rn", "--builtin", "reference"]);
+    assert_eq!(code(&out), 2);
+    assert!(text(&out.stderr).contains("'run'"), "{}", text(&out.stderr));
+}
+
+#[test]
 fn help_documents_the_exit_codes() {
     let out = conform(&["--help"]);
     assert_eq!(code(&out), 0);

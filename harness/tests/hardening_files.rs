@@ -118,6 +118,15 @@ fn a_report_over_an_input_file_is_refused() {
         ],
         [&run[..], &["--vectors", &vector_dir, output, &vector_file]],
         [
+            &run[..],
+            &[
+                "--expectations",
+                &expectations,
+                "--report",
+                &format!("junit:{expectations_spelt_otherwise}"),
+            ],
+        ],
+        [
             &["matrix", "--impl", "a=true"],
             &["--markdown", &matrix, "--json", &matrix_spelt_otherwise],
         ],

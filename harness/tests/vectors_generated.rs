@@ -15,7 +15,7 @@ fn committed_files_equal_the_generator_output() {
     let problems = check_dir(&vectors_dir(), &files).unwrap();
     assert!(
         problems.is_empty(),
-        "{}\nregenerate with `cargo run -p bip37-harness --bin bip37-vectorgen`",
+        "{}\nregenerate with `cargo run -p bip37-harness --features maintainer --bin bip37-vectorgen`",
         problems.join("\n")
     );
 }

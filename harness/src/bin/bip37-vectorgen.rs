@@ -46,7 +46,7 @@ fn main() -> ExitCode {
                 for p in problems {
                     eprintln!("{}: {p}", dir.display());
                 }
-                eprintln!("run `cargo run -p bip37-harness --bin bip37-vectorgen` to regenerate");
+                eprintln!("run `cargo run -p bip37-harness --features maintainer --bin bip37-vectorgen` to regenerate");
                 ExitCode::FAILURE
             }
             Err(e) => {

@@ -164,6 +164,10 @@ pub struct RunArgs {
     /// Write the report to this file instead of stdout (a one-line verdict goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Also write the report in FORMAT to FILE, from the same run (e.g. `markdown:summary.md`
+    /// next to `--format junit --output junit.xml`); repeatable.
+    #[arg(long = "report", value_name = "FORMAT:FILE", value_parser = parse_report)]
+    pub reports: Vec<(Format, PathBuf)>,
     /// Known failures (TOML): listed failures are expected, a listed test that passes fails.
     /// The file must exist, unless --update-expectations creates it.
     #[arg(long, value_name = "FILE")]
@@ -202,6 +206,16 @@ pub enum Colour {
     Auto,
     Always,
     Never,
+}
+
+/// `FORMAT:FILE`, e.g. `junit:reports/bip37.xml`.
+fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
+    let (format, file) = text
+        .split_once(':')
+        .filter(|(_, file)| !file.is_empty())
+        .ok_or_else(|| format!("{text:?} is not FORMAT:FILE, e.g. markdown:summary.md"))?;
+    let format = Format::from_str(format, true)?;
+    Ok((format, PathBuf::from(file)))
 }
 
 fn parse_phase(text: &str) -> Result<Phase, String> {
@@ -259,6 +273,19 @@ mod tests {
         assert!(parse_duration("10000000000000000000s").is_err());
         assert!(parse_duration("1e400s").is_err());
         assert_eq!(parse_duration("525600m"), Ok(MAX_DURATION));
+    }
+
+    #[test]
+    fn reports() {
+        let (format, file) = parse_report("markdown:out/summary.md").unwrap();
+        assert_eq!(
+            (format, file),
+            (Format::Markdown, PathBuf::from("out/summary.md"))
+        );
+        assert!(parse_report("markdown").is_err());
+        assert!(parse_report("markdown:").is_err());
+        let unknown = parse_report("html:x.html").unwrap_err();
+        assert!(unknown.contains("html"), "{unknown}");
     }
 
     #[test]

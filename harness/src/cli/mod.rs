@@ -19,7 +19,8 @@ use std::io::{self, BufWriter};
 pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
-        Err(e) => {
+        Err(mut e) => {
+            suggest_subcommand(&mut e);
             let _ = e.print();
             return if e.use_stderr() {
                 exit::HARNESS_ERROR
@@ -57,6 +58,29 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
             }
             Err(code) => code,
         },
+    }
+}
+
+/// clap suggests a subcommand only for a close spelling by its own measure, which misses short
+/// typos (`rn` for `run`); a subcommand one edit away (Damerau-Levenshtein) is suggested too.
+fn suggest_subcommand(error: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue};
+    if error.get(ContextKind::SuggestedSubcommand).is_some() {
+        return;
+    }
+    let Some(ContextValue::String(typed)) = error.get(ContextKind::InvalidSubcommand) else {
+        return;
+    };
+    let command = <Cli as clap::CommandFactory>::command();
+    let close: Vec<String> = (command.get_subcommands())
+        .map(|sub| sub.get_name().to_string())
+        .filter(|name| strsim::damerau_levenshtein(typed, name) <= 1)
+        .collect();
+    if !close.is_empty() {
+        error.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(close),
+        );
     }
 }
 

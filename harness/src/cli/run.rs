@@ -7,11 +7,13 @@ use super::{exit, plan, vector_set};
 use crate::atomic_file::refuse_overwriting;
 use crate::expectations::Expectations;
 use crate::implementation::Implementation;
+use crate::progress::{seconds_since, Progress};
 use crate::report::{self, Format};
-use crate::runner::{run_tests, Conformance, State};
+use crate::runner::{run_tests_observed, Conformance, State};
 use crate::subprocess::{ClientConfig, Subprocess};
 use std::collections::HashSet;
 use std::io::IsTerminal;
+use std::time::Instant;
 
 /// Runs `bip37-conform run` and returns its exit code.
 pub fn run(args: &RunArgs) -> u8 {
@@ -47,11 +49,15 @@ pub fn run(args: &RunArgs) -> u8 {
             return code;
         }
     };
-    let mut raw = run_tests(
+    let mut progress = Progress::new(&implementation.name(), selected.len() as u64, "tests");
+    let began = Instant::now();
+    let mut raw = run_tests_observed(
         &selected,
         implementation.as_mut(),
         &args.timeouts.run_options(),
+        &mut |done| progress.update(done as u64, || seconds_since(began)),
     );
+    progress.finish();
     drop(implementation);
     crate::diagnosis::annotate(&mut raw.results);
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
@@ -122,6 +128,20 @@ pub fn run(args: &RunArgs) -> u8 {
             }
         }
     }
+    for (format, path) in &args.reports {
+        let text = report::render(&run, *format, false);
+        if let Err(e) = crate::atomic_file::write(path, text.as_bytes()) {
+            return harness_error(&format!("cannot write {}: {e}", path.display()));
+        }
+        eprintln!(
+            "bip37-conform: {} report written to {}",
+            format_name(*format),
+            path.display()
+        );
+    }
+    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
+        eprintln!("{}", next_step(builtin, run.results.len()));
+    }
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,
         Conformance::Failures => exit::FAILURES,
@@ -152,14 +172,36 @@ pub fn start(
     }
 }
 
-/// Refuses an `--output` that names a file the run reads (the expectations file or a vector
-/// file): the report would replace it.
+/// Refuses an `--output` or `--report` file that names a file the run reads (the expectations
+/// file or a vector file): the report would replace it.
 fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
-    let Some(output) = &args.output else {
-        return Ok(());
-    };
     let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
-    refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
+    let mut outputs = args
+        .output
+        .iter()
+        .chain(args.reports.iter().map(|(_, path)| path));
+    outputs.try_for_each(|output| {
+        refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
+    })
+}
+
+/// What a run of a built-in implementation was, and how to run one's own.
+fn next_step(builtin: &str, tests: usize) -> String {
+    let what = match builtin {
+        "reference" => "the built-in reference (bip37-reference, the Bitcoin Core-exact \
+                        implementation of this repository): the suite checking itself"
+            .to_string(),
+        mutant => format!(
+            "the built-in {mutant}, the reference with one planted mistake \
+             (`bip37-conform mutants` shows every mutant and the vectors that catch it)"
+        ),
+    };
+    format!(
+        "bip37-conform: that ran {tests} vectors against {what}.\n\
+         Next: test your own implementation through an adapter that speaks the subprocess \
+         protocol (docs/PROTOCOL.md; start from adapters/template.py):\n  \
+         bip37-conform run --impl \"python3 my_adapter.py\""
+    )
 }
 
 fn harness_error(message: &str) -> u8 {

@@ -10,6 +10,8 @@ use crate::ops::{OpName, Output, Request};
 use crate::reference_impl::Reference;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What to fuzz and for how long.
@@ -25,6 +27,8 @@ pub struct Settings {
     pub max_shrink_steps: usize,
     /// The longest time spent shrinking.
     pub max_shrink_time: Duration,
+    /// Set by another worker of the same run when it finds a disagreement: generation stops.
+    pub stop: Arc<AtomicBool>,
 }
 
 impl Settings {
@@ -36,6 +40,7 @@ impl Settings {
             ops: FUZZED.to_vec(),
             max_shrink_steps: 5_000,
             max_shrink_time: Duration::from_secs(30),
+            stop: Arc::default(),
         }
     }
 }
@@ -131,7 +136,7 @@ pub fn fuzz(
     let mut last_report = start;
     let (mut cases, mut unsupported) = (0u64, 0u64);
     let mut finding = None;
-    while start.elapsed() < settings.duration {
+    while start.elapsed() < settings.duration && !settings.stop.load(Ordering::Relaxed) {
         let mut tree = strategy
             .new_tree(&mut runner)
             .map_err(|e| CampaignError::Generation(e.to_string()))?;

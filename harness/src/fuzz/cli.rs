@@ -1,23 +1,23 @@
-//! `bip37-conform fuzz --impl "<command>" --time 60s [--seed N]`: runs a [`campaign`] against
-//! an implementation, shows a progress bar on stderr, and on the first disagreement prints the
-//! diagnosis to stderr and the shrunk input as a ready-to-commit vector file on stdout.
+//! `bip37-conform fuzz --impl "<command>" --time 60s [--seed N] [--jobs N]`: runs campaigns
+//! ([`super::workers`]) against an implementation, shows progress on stderr
+//! ([`crate::progress`]), and on the first disagreement prints the diagnosis to stderr and the
+//! shrunk input as a ready-to-commit vector file on stdout.
 //!
 //! Exit codes are the suite's: 0 no disagreement, 1 a disagreement, 2 a usage or harness
 //! error, 3 the implementation could not be started (crashed or timed out), 5 nothing was
 //! exercised (every case was answered `unsupported`).
 
-use super::campaign::{self, Finding, Progress, Settings, Summary};
+use super::campaign::{Finding, Settings};
 use super::vector::{self, Provenance};
+use super::workers::{self, Failure, Outcome};
 use crate::cli::args::{parse_duration, parse_op, TargetArgs};
 use crate::cli::exit;
-use crate::cli::run::start;
 use crate::implementation::Answer;
 use crate::ops::{OpName, Output};
 use crate::subprocess::ClientConfig;
 use crate::vectors::Note;
 use clap::Args;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::time::Duration;
 
 /// Arguments of `bip37-conform fuzz`.
@@ -37,6 +37,10 @@ pub struct FuzzArgs {
     /// The longest wait for one answer of a subprocess.
     #[arg(long, value_parser = parse_duration, default_value = "5s")]
     pub timeout: Duration,
+    /// Workers, each with its own implementation process and seed (--seed, --seed + 1, ...);
+    /// the first finding stops them all. One per core uses the machine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
 }
 
 /// Runs the subcommand; returns the exit code.
@@ -45,59 +49,41 @@ pub fn run(args: &FuzzArgs) -> u8 {
         request_timeout: args.timeout,
         ..ClientConfig::new(argv)
     };
-    let mut candidate = match start(&args.target, config) {
-        Ok(candidate) => candidate,
-        Err((code, message)) => {
-            eprintln!("bip37-conform fuzz: {message}");
-            return code;
-        }
-    };
     let seed = args.seed.unwrap_or_else(random_seed);
     let mut settings = Settings::new(args.time, seed);
     if !args.ops.is_empty() {
         settings.ops = args.ops.clone();
     }
+    let jobs = usize::from(args.jobs);
+    let seeds = match jobs {
+        1 => format!("--seed {seed}"),
+        _ => format!(
+            "{jobs} workers, seeds {seed} to {}",
+            seed.wrapping_add(jobs as u64 - 1)
+        ),
+    };
     eprintln!(
-        "fuzzing {} against the reference for {:?} (--seed {seed})",
-        candidate.name(),
+        "fuzzing against the reference for {:?} ({seeds})",
         args.time
     );
-    let outcome = campaign::fuzz(candidate.as_mut(), &settings, &mut draw_progress);
-    eprintln!();
-    match outcome {
-        Err(e) => {
-            eprintln!("bip37-conform fuzz: {e}");
-            exit::HARNESS_ERROR
+    let outcome = match workers::run(&args.target, &config, &settings, jobs) {
+        Ok(outcome) => outcome,
+        Err(Failure::Start(code, message)) => {
+            eprintln!("bip37-conform fuzz: {message}");
+            return code;
         }
-        Ok(summary) => report(&summary, candidate.name(), seed),
-    }
+        Err(Failure::Campaign(e)) => {
+            eprintln!("bip37-conform fuzz: {e}");
+            return exit::HARNESS_ERROR;
+        }
+    };
+    report(&outcome)
 }
 
 /// A seed from the clock, printed so the run can be repeated.
 fn random_seed() -> u64 {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     now.map(|d| d.as_nanos() as u64).unwrap_or(0)
-}
-
-/// One progress line: a bar of the time budget, the elapsed time, cases and cases per second.
-pub fn progress_line(p: &Progress) -> String {
-    const WIDTH: usize = 24;
-    let done = p.elapsed.as_secs_f64() / p.total.as_secs_f64().max(1e-9);
-    let filled = ((done.min(1.0)) * WIDTH as f64) as usize;
-    format!(
-        "[{}{}] {:>5.1}s/{:.0}s {:>9} cases {:>8.0} cases/s",
-        "#".repeat(filled),
-        ".".repeat(WIDTH - filled),
-        p.elapsed.as_secs_f64(),
-        p.total.as_secs_f64(),
-        p.cases,
-        p.rate()
-    )
-}
-
-fn draw_progress(p: &Progress) {
-    eprint!("\r{}", progress_line(p));
-    let _ = std::io::stderr().flush();
 }
 
 fn describe(answer: &Answer<Output>) -> String {
@@ -112,23 +98,32 @@ fn describe(answer: &Answer<Output>) -> String {
     }
 }
 
-fn report(summary: &Summary, name: String, seed: u64) -> u8 {
-    let ops: Vec<&str> = summary.ops.iter().map(|op| op.as_str()).collect();
+fn report(outcome: &Outcome) -> u8 {
+    let name = outcome.name.clone();
+    let workers = &outcome.workers;
+    let cases: u64 = workers.iter().map(|w| w.summary.cases).sum();
+    let unsupported: u64 = workers.iter().map(|w| w.summary.unsupported).sum();
+    let elapsed = (workers.iter().map(|w| w.summary.elapsed).max()).unwrap_or_default();
+    let ops: Vec<&str> = workers[0]
+        .summary
+        .ops
+        .iter()
+        .map(|op| op.as_str())
+        .collect();
     eprintln!(
-        "{} cases in {:.1}s ({} unsupported) over {}",
-        summary.cases,
-        summary.elapsed.as_secs_f64(),
-        summary.unsupported,
+        "{name}: {cases} cases in {:.1}s, {:.0} cases/s ({unsupported} unsupported) over {}",
+        elapsed.as_secs_f64(),
+        cases as f64 / elapsed.as_secs_f64().max(1e-9),
         ops.join(", ")
     );
-    let Some(finding) = &summary.finding else {
-        if summary.unsupported == summary.cases {
-            eprintln!(
-                "nothing was exercised: the implementation answered `unsupported` to all {} cases",
-                summary.cases
-            );
-            return exit::NOTHING_EXERCISED;
-        }
+    if unsupported == cases {
+        eprintln!(
+            "nothing was exercised: the implementation answered `unsupported` to all {cases} cases"
+        );
+        return exit::NOTHING_EXERCISED;
+    }
+    let first = outcome.first_finding.map(|i| &workers[i]);
+    let Some((seed, Some(finding))) = first.map(|w| (w.seed, &w.summary.finding)) else {
         eprintln!("no disagreement with the reference");
         return exit::CONFORMANT;
     };
@@ -213,6 +208,7 @@ mod tests {
             seed: Some(1),
             ops,
             timeout: Duration::from_secs(5),
+            jobs: 1,
         }
     }
 
@@ -230,18 +226,5 @@ mod tests {
         assert_eq!(run(&args("no-such", quick, vec![])), exit::HARNESS_ERROR);
         let unfuzzed = args("reference", quick, vec![OpName::Sequence]);
         assert_eq!(run(&unfuzzed), exit::HARNESS_ERROR);
-    }
-
-    #[test]
-    fn progress_line_shows_bar_time_and_rate() {
-        let line = progress_line(&Progress {
-            elapsed: Duration::from_secs(15),
-            total: Duration::from_secs(60),
-            cases: 3000,
-        });
-        assert!(line.starts_with("[######......"), "{line}");
-        assert!(line.contains("15.0s/60s"), "{line}");
-        assert!(line.contains("3000 cases"), "{line}");
-        assert!(line.contains("200 cases/s"), "{line}");
     }
 }

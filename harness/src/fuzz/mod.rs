@@ -6,6 +6,7 @@
 //! - [`strategy`]: how requests are generated, per operation.
 //! - [`compare`]: what counts as agreeing with the reference.
 //! - [`campaign`]: the time-boxed, seeded loop, shrinking and diagnosis.
+//! - [`workers`]: several campaigns at once, with distinct seeds, stopped by the first finding.
 //! - [`vector`]: a finding (or a fuzz crash artifact) as a vector file.
 //! - [`cli`]: the `fuzz` subcommand.
 
@@ -14,3 +15,4 @@ pub mod cli;
 pub mod compare;
 pub mod strategy;
 pub mod vector;
+pub mod workers;

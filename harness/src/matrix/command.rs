@@ -6,11 +6,13 @@ use crate::atomic_file::refuse_overwriting;
 use crate::cli::args::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::cli::{exit, vector_set};
 use crate::implementation::Implementation;
-use crate::runner::run_tests;
+use crate::progress::{seconds_since, Progress};
+use crate::runner::run_tests_observed;
 use crate::subprocess::Subprocess;
 use crate::vectors::LoadedTest;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The arguments of `bip37-conform matrix`.
 #[derive(Debug, Args)]
@@ -96,7 +98,15 @@ fn run_one(
 ) -> Result<ColumnRun, (u8, String)> {
     let mut child = Subprocess::start(args.timeouts.client_config(spec.argv.clone()))
         .map_err(|e| (exit::of_start_error(&e), format!("{}: {e}", spec.name)))?;
-    let run = run_tests(selected, &mut child, &args.timeouts.run_options());
+    let mut progress = Progress::new(&spec.name, selected.len() as u64, "tests");
+    let began = Instant::now();
+    let run = run_tests_observed(
+        selected,
+        &mut child,
+        &args.timeouts.run_options(),
+        &mut |done| progress.update(done as u64, || seconds_since(began)),
+    );
+    progress.finish();
     let participant = Participant {
         name: spec.name.clone(),
         command: spec.command.clone(),

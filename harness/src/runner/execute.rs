@@ -59,6 +59,17 @@ pub fn run_tests(
     implementation: &mut dyn Implementation,
     options: &RunOptions,
 ) -> Run {
+    run_tests_observed(tests, implementation, options, &mut |_| {})
+}
+
+/// [`run_tests`], calling `after_test` with the number of tests done after each one (for a
+/// progress display).
+pub fn run_tests_observed(
+    tests: &[&LoadedTest],
+    implementation: &mut dyn Implementation,
+    options: &RunOptions,
+    after_test: &mut dyn FnMut(usize),
+) -> Run {
     let start = Instant::now();
     let claimed = implementation.operations();
     let unknown = implementation.unknown_operations();
@@ -77,6 +88,7 @@ pub fn run_tests(
             result.state = State::NotRun;
             result.message = "not run: the overall time bound was spent".into();
             results.push(result);
+            after_test(results.len());
             continue;
         }
         let began = Instant::now();
@@ -86,6 +98,7 @@ pub fn run_tests(
             Answer::Unsupported
         };
         results.push(judge(test, answer, began.elapsed()));
+        after_test(results.len());
     }
     Run {
         implementation: implementation.name(),

@@ -13,7 +13,7 @@ pub mod select;
 pub mod state;
 pub mod verdict;
 
-pub use execute::{run_tests, Conformance, Run, RunOptions};
+pub use execute::{run_tests, run_tests_observed, Conformance, Run, RunOptions};
 pub use select::Selection;
 pub use state::State;
 pub use verdict::TestResult;

@@ -65,15 +65,24 @@ impl StartError {
     }
 }
 
+/// Where a start failure's reader learns what the child must say first.
+const HANDSHAKE_DOC: &str = "docs/PROTOCOL.md, \"1. Handshake\"";
+
 impl fmt::Display for StartError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StartError::Spawn(why) => write!(f, "cannot start the implementation: {why}"),
-            StartError::Crashed(why) => {
-                write!(f, "the implementation exited before its hello: {why}")
-            }
-            StartError::Timeout(t) => write!(f, "no hello from the implementation within {t:?}"),
-            StartError::Handshake(why) => write!(f, "bad handshake: {why}"),
+            StartError::Crashed(why) => write!(
+                f,
+                "the implementation exited before its hello: {why} ({HANDSHAKE_DOC})"
+            ),
+            StartError::Timeout(t) => write!(
+                f,
+                "no hello from the implementation within {t:?}: its first line on stdout must be \
+                 the hello ({HANDSHAKE_DOC}); is its stdout buffered (python3 -u, or flush after \
+                 each line)?"
+            ),
+            StartError::Handshake(why) => write!(f, "bad handshake: {why} ({HANDSHAKE_DOC})"),
         }
     }
 }
