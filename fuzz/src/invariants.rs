@@ -14,7 +14,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use bip37_reference::script::data_pushes;
 use bip37_reference::tx::{OutPoint, TxIn, TxOut};
-use bip37_reference::{BloomFilter, FilterLoad, Transaction};
+use bip37_reference::{BloomFilter, FilterLoad, MutableTransaction, Transaction};
 
 /// How the filter is set up. Sizes stay small enough that one run takes microseconds.
 #[derive(Debug, Arbitrary)]
@@ -176,7 +176,7 @@ pub struct MatchCase {
 
 impl TxShape {
     fn build(&self) -> Transaction {
-        Transaction {
+        Transaction::from(MutableTransaction {
             version: self.version,
             inputs: (self.inputs.iter())
                 .map(|input| TxIn {
@@ -196,7 +196,7 @@ impl TxShape {
                 })
                 .collect(),
             lock_time: self.lock_time,
-        }
+        })
     }
 }
 
