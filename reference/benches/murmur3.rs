@@ -13,10 +13,14 @@
 
 #[path = "support/timing.rs"]
 mod timing;
+#[path = "support/workload.rs"]
+#[allow(dead_code)] // the transactions are for the matching and merkle benches
+mod workload;
 
 use bip37_reference::{hash_seed, murmur3, BloomFilter};
 use std::hint::black_box;
-use timing::{input, measure, Timing};
+use timing::{measure, Timing};
+use workload::bytes;
 
 const SIZES: [usize; 7] = [20, 32, 33, 36, 65, 520, 4096];
 const TWEAK: u32 = 0x8000_0001;
@@ -60,17 +64,22 @@ fn row(case: &str, len: usize, t: Timing) {
 fn loaded_filter(n: u32) -> BloomFilter {
     let mut filter = BloomFilter::new(n, 0.0001, TWEAK, 0).expect("a legal (n, p)");
     for i in 0..n {
-        filter.insert(&input(32 + (i as usize % 7)));
+        filter.insert(&input_bytes(32 + (i as usize % 7)));
         filter.insert(&i.to_le_bytes());
     }
     filter
+}
+
+/// The bytes every run hashes, `len` of them.
+fn input_bytes(len: usize) -> Vec<u8> {
+    bytes(0, len as u64, len)
 }
 
 fn main() {
     println!("| case                                     | ours ns/op | ours MiB/s | mur3 ns/op | mur3 MiB/s | mur3/ours |");
     println!("|------------------------------------------|-----------:|-----------:|-----------:|-----------:|----------:|");
     for len in SIZES {
-        let data = input(len);
+        let data = input_bytes(len);
         assert_eq!(
             murmur3(7, &data),
             mur3::murmurhash3_x86_32(&data, 7),
@@ -92,8 +101,8 @@ fn main() {
         let label = format!("{} B, k = {k}", ours.data().len());
         let mut peer = ours.data().to_vec();
         for len in SIZES {
-            let present = input(len);
-            let mut absent = input(len);
+            let present = input_bytes(len);
+            let mut absent = input_bytes(len);
             absent[0] ^= 0x5a;
             ours.insert(&present);
             peer_insert(&mut peer, k, &present);

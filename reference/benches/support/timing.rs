@@ -9,19 +9,6 @@ use std::time::{Duration, Instant};
 const REPETITIONS: usize = 201;
 const BATCH_TARGET: Duration = Duration::from_micros(500);
 
-/// Deterministic bytes (xorshift), so every run hashes the same input.
-pub fn input(len: usize) -> Vec<u8> {
-    let mut x = 0x2545_f491_4f6c_dd1du64 ^ len as u64;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
 /// How many calls of `f` take about [`BATCH_TARGET`].
 fn batch_size(f: &mut impl FnMut()) -> u32 {
     let mut n = 1u32;
