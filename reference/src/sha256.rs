@@ -30,9 +30,51 @@ pub fn sha256d_parts(parts: &[&[u8]]) -> Hash256 {
     sha256(&hasher.finalize())
 }
 
+/// SHA-256's initial state (FIPS 180-4, 5.3.3).
+const INITIAL_STATE: [u32; 8] = [
+    0x6a09_e667,
+    0xbb67_ae85,
+    0x3c6e_f372,
+    0xa54f_f53a,
+    0x510e_527f,
+    0x9b05_688c,
+    0x1f83_d9ab,
+    0x5be0_cd19,
+];
+
+/// The padding block of a 64-byte message: the 0x80 terminator, zeros, the length 512 bits.
+const PADDING_AFTER_64_BYTES: [u8; 64] = {
+    let mut block = [0u8; 64];
+    block[0] = 0x80;
+    block[62] = 0x02;
+    block
+};
+
 /// The merkle tree node over two children: `sha256d(left || right)`.
+///
+/// Both messages have fixed lengths (64 bytes, then the 32-byte digest), so their padding is
+/// known in advance and the three blocks go straight to `sha2`'s compression function,
+/// without the streaming API's buffering: a merkle tree is almost nothing but these.
 pub fn hash_pair(left: &Hash256, right: &Hash256) -> Hash256 {
-    sha256d_parts(&[left, right])
+    let mut message = [0u8; 64];
+    message[..32].copy_from_slice(left);
+    message[32..].copy_from_slice(right);
+    let mut state = INITIAL_STATE;
+    sha2::compress256(&mut state, &[message.into(), PADDING_AFTER_64_BYTES.into()]);
+    // The second hash: the 32-byte digest, the terminator, zeros, the length 256 bits.
+    let mut second = [0u8; 64];
+    for (out, word) in second.chunks_exact_mut(4).zip(state) {
+        out.copy_from_slice(&word.to_be_bytes());
+    }
+    second[32] = 0x80;
+    second[62] = 0x01;
+    let mut state = INITIAL_STATE;
+    sha2::compress256(&mut state, &[second.into()]);
+    let mut digest = [0u8; 32];
+    for (out, word) in digest.chunks_exact_mut(4).zip(state) {
+        out.copy_from_slice(&word.to_be_bytes());
+    }
+    digest
 }
 
 #[cfg(test)]
