@@ -139,6 +139,8 @@ impl BloomFilter {
         let Some(bits) = self.bit_count() else {
             return;
         };
+        // The indexing keeps its bounds check: `get_unchecked` measured no faster in the
+        // murmur3 bench (the check's branch is always predicted).
         for bit in hashed_bits(self.hash_funcs, self.tweak, element, bits) {
             self.data[bit >> 3] |= 1 << (bit & 7);
         }
