@@ -42,6 +42,7 @@ fn scripts(tx: &[u8]) -> Vec<Vec<u8>> {
     let Ok(tx) = Transaction::decode(tx) else {
         return Vec::new();
     };
+    let tx = tx.into_mutable();
     let inputs = tx.inputs.into_iter().map(|i| i.script_sig);
     inputs
         .chain(tx.outputs.into_iter().map(|o| o.script_pubkey))

@@ -112,10 +112,10 @@ pub fn merkle_root(hashes: &[Hash256]) -> Option<Hash256> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tx::{OutPoint, TxIn, TxOut};
+    use crate::tx::{MutableTransaction, OutPoint, TxIn, TxOut};
 
     fn coinbase(tag: u8) -> Transaction {
-        Transaction {
+        Transaction::from(MutableTransaction {
             version: 1,
             inputs: vec![TxIn {
                 prevout: OutPoint::NULL,
@@ -128,7 +128,7 @@ mod tests {
                 script_pubkey: vec![0x51],
             }],
             lock_time: 0,
-        }
+        })
     }
 
     #[test]

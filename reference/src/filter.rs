@@ -10,7 +10,7 @@
 use crate::ceilings::{self, BeyondCeiling};
 use crate::flags::UpdateMode;
 use crate::limits;
-use crate::murmur3::murmur3;
+use crate::murmur3::{murmur3, murmur3_x4};
 use crate::sizing::{size_for, FilterSize, SizingError};
 
 /// The multiplier of the hash function index in the seed.
@@ -130,20 +130,23 @@ impl BloomFilter {
 
     /// Sets the bits of `element`; does nothing on the empty filter.
     pub fn insert(&mut self, element: &[u8]) {
-        for i in 0..self.hash_funcs {
-            let Some(bit) = self.bit_index(i, element) else {
-                return;
-            };
-            self.data[(bit >> 3) as usize] |= 1 << (bit & 7);
+        let Some(bits) = self.bit_count() else {
+            return;
+        };
+        // The indexing keeps its bounds check: `get_unchecked` measured no faster in the
+        // murmur3 bench (the check's branch is always predicted).
+        for bit in hashed_bits(self.hash_funcs, self.tweak, element, bits) {
+            self.data[bit >> 3] |= 1 << (bit & 7);
         }
     }
 
     /// True when every bit of `element` is set; always true on the empty filter.
     pub fn contains(&self, element: &[u8]) -> bool {
-        (0..self.hash_funcs).all(|i| match self.bit_index(i, element) {
-            Some(bit) => self.data[(bit >> 3) as usize] & (1 << (bit & 7)) != 0,
-            None => true,
-        })
+        let Some(bits) = self.bit_count() else {
+            return true;
+        };
+        hashed_bits(self.hash_funcs, self.tweak, element, bits)
+            .all(|bit| self.data[bit >> 3] & (1 << (bit & 7)) != 0)
     }
 
     /// Core's `IsWithinSizeConstraints`: at most 36,000 bytes and 50 hash functions.
@@ -158,6 +161,30 @@ impl BloomFilter {
             bits => Some(bits),
         }
     }
+}
+
+/// The bit index (out of `bits`) of each of `hash_funcs` hash functions for `element`, in
+/// order, as `insert` and `contains` use them: the same values as [`BloomFilter::bit_indexes`],
+/// computed faster. They are hashed lazily, the first alone, because `contains` of an absent
+/// element usually stops at the first clear bit, then four at a time with [`murmur3_x4`]
+/// (1 + 4 + 4 + 4 covers the 13 hash functions of a (1000, 0.0001) filter exactly).
+fn hashed_bits(
+    hash_funcs: u32,
+    tweak: u32,
+    element: &[u8],
+    bits: u64,
+) -> impl Iterator<Item = usize> + '_ {
+    let first = (hash_funcs > 0).then(|| murmur3(hash_seed(0, tweak), element));
+    let rest = (1..hash_funcs).step_by(4).flat_map(move |i| {
+        let seeds = std::array::from_fn(|lane| hash_seed(i.wrapping_add(lane as u32), tweak));
+        murmur3_x4(seeds, element)
+            .into_iter()
+            .take((hash_funcs - i).min(4) as usize)
+    });
+    first
+        .into_iter()
+        .chain(rest)
+        .map(move |hash| (u64::from(hash) % bits) as usize)
 }
 
 #[cfg(test)]

@@ -43,5 +43,5 @@ pub use merkle_block::MerkleBlock;
 pub use murmur3::murmur3;
 pub use pmt::PartialMerkleTree;
 pub use sizing::{size_for, FilterSize, SizingError};
-pub use tx::{OutPoint, Transaction, TxError};
+pub use tx::{MutableTransaction, OutPoint, Transaction, TxError};
 pub use wire::{DecodeError, FilterAdd, FilterLoad};

@@ -62,7 +62,7 @@ impl BloomFilter {
 mod tests {
     use super::*;
     use crate::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P2PUBKEY_ONLY};
-    use crate::tx::{TxIn, TxOut};
+    use crate::tx::{MutableTransaction, TxIn, TxOut};
 
     fn filter(flags: u8, elements: &[&[u8]]) -> BloomFilter {
         let mut f = BloomFilter::new(10, 0.000_001, 0, flags).unwrap();
@@ -73,7 +73,7 @@ mod tests {
     }
 
     fn tx(script_sig: Vec<u8>, outputs: Vec<Vec<u8>>) -> Transaction {
-        Transaction {
+        Transaction::from(MutableTransaction {
             version: 1,
             inputs: vec![TxIn {
                 prevout: OutPoint {
@@ -92,7 +92,7 @@ mod tests {
                 })
                 .collect(),
             lock_time: 0,
-        }
+        })
     }
 
     fn push20(byte: u8) -> Vec<u8> {

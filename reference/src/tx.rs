@@ -6,9 +6,10 @@
 //! bytes still present before anything is allocated, so hostile input costs no memory.
 
 use crate::compact_size::{self, ensure_consumed, read_prefixed, take, write_prefixed};
-use crate::sha256::{sha256d, Hash256};
+use crate::sha256::{sha256d, sha256d_parts, Hash256};
 use crate::wire::DecodeError;
 use std::fmt;
+use std::ops::Deref;
 
 /// The fewest bytes an input can take: outpoint (36), empty script (1), sequence (4).
 const MIN_INPUT_BYTES: u64 = 41;
@@ -95,16 +96,52 @@ pub struct TxOut {
     pub script_pubkey: Vec<u8>,
 }
 
-/// A transaction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Transaction {
+/// A transaction's fields, free to build and change (Core's `CMutableTransaction`). Turn it
+/// into a [`Transaction`] with `Transaction::from` to match it against a filter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MutableTransaction {
     pub version: u32,
     pub inputs: Vec<TxIn>,
     pub outputs: Vec<TxOut>,
     pub lock_time: u32,
 }
 
+/// A transaction and its txid, computed once when it was built or decoded (Core's
+/// `CTransaction`): matching tests the txid and every outpoint a match inserts carries it, so
+/// computing it per use cost more than the whole match. The fields are read through `Deref`
+/// and cannot change, so the txid cannot go stale; [`Transaction::into_mutable`] gives them back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transaction {
+    fields: MutableTransaction,
+    txid: Hash256,
+}
+
+impl From<MutableTransaction> for Transaction {
+    fn from(fields: MutableTransaction) -> Self {
+        let txid = fields.txid();
+        Self { fields, txid }
+    }
+}
+
+impl Deref for Transaction {
+    type Target = MutableTransaction;
+
+    fn deref(&self) -> &MutableTransaction {
+        &self.fields
+    }
+}
+
 impl Transaction {
+    /// The txid: `sha256d` of the serialization without witness, internal byte order.
+    pub fn txid(&self) -> Hash256 {
+        self.txid
+    }
+
+    /// The fields, to change them (the txid is recomputed when they become a `Transaction`).
+    pub fn into_mutable(self) -> MutableTransaction {
+        self.fields
+    }
+
     /// Decodes exactly one transaction: trailing bytes are an error.
     pub fn decode(bytes: &[u8]) -> Result<Self, TxError> {
         let mut input = bytes;
@@ -117,21 +154,30 @@ impl Transaction {
     ///
     /// As in Core: after the version, an empty input list followed by a non-zero byte is the
     /// segwit marker and that byte the flags; flag bit 0 means witnesses follow the outputs.
+    ///
+    /// The txid is hashed from the bytes read, without encoding the transaction again: the
+    /// version, the inputs and outputs as they stand in the input, and the lock time.
     pub fn decode_from(input: &mut &[u8]) -> Result<Self, TxError> {
+        let start = *input;
+        let offset = |rest: &[u8]| start.len() - rest.len();
         let version = u32::from_le_bytes(take(input, "transaction version")?);
+        let mut body_start = offset(input);
         let mut inputs = read_inputs(input)?;
         let mut flags = 0u8;
         let outputs = if inputs.is_empty() {
             flags = take::<1>(input, "segwit flags")?[0];
             if flags != 0 {
+                body_start = offset(input);
                 inputs = read_inputs(input)?;
                 read_outputs(input)?
             } else {
+                // That byte was the empty output count of a transaction without inputs.
                 Vec::new()
             }
         } else {
             read_outputs(input)?
         };
+        let body = &start[body_start..offset(input)];
         if flags & 1 != 0 {
             flags ^= 1;
             for txin in &mut inputs {
@@ -144,15 +190,20 @@ impl Transaction {
         if flags != 0 {
             return Err(TxError::UnknownFlags(flags));
         }
-        let lock_time = u32::from_le_bytes(take(input, "lock time")?);
+        let lock_time = take::<4>(input, "lock time")?;
         Ok(Self {
-            version,
-            inputs,
-            outputs,
-            lock_time,
+            txid: sha256d_parts(&[&version.to_le_bytes(), body, &lock_time]),
+            fields: MutableTransaction {
+                version,
+                inputs,
+                outputs,
+                lock_time: u32::from_le_bytes(lock_time),
+            },
         })
     }
+}
 
+impl MutableTransaction {
     /// True when any input carries witness data (then [`Transaction::encode`] uses BIP 144).
     pub fn has_witness(&self) -> bool {
         self.inputs.iter().any(|txin| !txin.witness.is_empty())
@@ -187,7 +238,8 @@ impl Transaction {
         out
     }
 
-    /// The txid: `sha256d` of the serialization without witness, internal byte order.
+    /// The txid, computed now: `sha256d` of the serialization without witness, internal byte
+    /// order. A [`Transaction`] keeps it instead.
     pub fn txid(&self) -> Hash256 {
         sha256d(&self.encode_without_witness())
     }
@@ -269,8 +321,8 @@ fn read_witness(input: &mut &[u8]) -> Result<Vec<Vec<u8>>, DecodeError> {
 mod tests {
     use super::*;
 
-    fn sample() -> Transaction {
-        Transaction {
+    fn sample() -> MutableTransaction {
+        MutableTransaction {
             version: 2,
             inputs: vec![TxIn {
                 prevout: OutPoint {
@@ -291,7 +343,7 @@ mod tests {
 
     #[test]
     fn legacy_roundtrip() {
-        let tx = sample();
+        let tx = Transaction::from(sample());
         let bytes = tx.encode();
         assert_eq!(bytes.len(), 4 + 1 + 36 + 2 + 4 + 1 + 8 + 2 + 4);
         assert_eq!(Transaction::decode(&bytes), Ok(tx));
@@ -299,9 +351,10 @@ mod tests {
 
     #[test]
     fn segwit_roundtrip_and_txid_ignores_witness() {
-        let legacy = sample();
+        let legacy = Transaction::from(sample());
         let mut segwit = sample();
         segwit.inputs[0].witness = vec![vec![1, 2, 3], Vec::new()];
+        let segwit = Transaction::from(segwit);
         let bytes = segwit.encode();
         assert_eq!(&bytes[4..6], &[0x00, 0x01]);
         assert_eq!(Transaction::decode(&bytes), Ok(segwit.clone()));
@@ -328,6 +381,7 @@ mod tests {
         let bytes = [1, 0, 0, 0, 0x00, 0x00, 0, 0, 0, 0];
         let tx = Transaction::decode(&bytes).unwrap();
         assert!(tx.inputs.is_empty() && tx.outputs.is_empty());
+        assert_eq!(tx.txid(), sha256d(&bytes));
     }
 
     #[test]

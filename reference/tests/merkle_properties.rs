@@ -5,7 +5,8 @@
 use bip37_reference::block::merkle_root;
 use bip37_reference::tx::{OutPoint, TxIn, TxOut};
 use bip37_reference::{
-    Block, BlockHeader, BloomFilter, MerkleBlock, PartialMerkleTree, Transaction,
+    Block, BlockHeader, BloomFilter, MerkleBlock, MutableTransaction, PartialMerkleTree,
+    Transaction,
 };
 use proptest::prelude::*;
 
@@ -13,7 +14,7 @@ use proptest::prelude::*;
 fn tx(prevout: OutPoint, element: Vec<u8>, lock_time: u32) -> Transaction {
     let mut script_pubkey = vec![element.len() as u8];
     script_pubkey.extend_from_slice(&element);
-    Transaction {
+    Transaction::from(MutableTransaction {
         version: 1,
         inputs: vec![TxIn {
             prevout,
@@ -26,7 +27,7 @@ fn tx(prevout: OutPoint, element: Vec<u8>, lock_time: u32) -> Transaction {
             script_pubkey,
         }],
         lock_time,
-    }
+    })
 }
 
 /// A block of transactions, each spending either an unrelated outpoint or an earlier

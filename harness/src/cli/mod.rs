@@ -10,10 +10,12 @@ pub mod plan;
 pub mod run;
 pub mod vector_set;
 
+use crate::subprocess::pipes::SpinningReader;
 use args::{Cli, Command};
 use clap::Parser;
 use std::ffi::OsString;
-use std::io::{self, BufWriter};
+use std::io::{self, BufReader, BufWriter};
+use std::os::fd::AsFd;
 
 /// Parses `argv` (program name first) and runs the command; returns the exit code.
 pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
@@ -92,7 +94,13 @@ fn serve(name: &str) -> u8 {
             return exit::HARNESS_ERROR;
         }
     };
-    let stdin = io::stdin().lock();
+    let stdin = match SpinningReader::new(io::stdin().as_fd()) {
+        Ok(reader) => BufReader::with_capacity(64 * 1024, reader),
+        Err(e) => {
+            eprintln!("bip37-conform serve: stdin: {e}");
+            return exit::HARNESS_ERROR;
+        }
+    };
     let stdout = BufWriter::new(io::stdout().lock());
     match crate::subprocess::serve(implementation.as_mut(), stdin, stdout, io::stderr()) {
         Ok(()) => exit::CONFORMANT,

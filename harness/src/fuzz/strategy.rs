@@ -9,7 +9,7 @@
 use crate::hex::Hex;
 use crate::ops::*;
 use bip37_reference::block::{Block, BlockHeader};
-use bip37_reference::tx::{OutPoint, Transaction, TxIn, TxOut};
+use bip37_reference::tx::{MutableTransaction, OutPoint, Transaction, TxIn, TxOut};
 use bip37_reference::{FilterAdd, FilterLoad, PartialMerkleTree};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -289,11 +289,13 @@ fn tx(pool: &[Vec<u8>]) -> impl Strategy<Value = Transaction> {
         vec(output, 1..4),
         any::<u32>(),
     )
-        .prop_map(|(version, inputs, outputs, lock_time)| Transaction {
-            version,
-            inputs,
-            outputs,
-            lock_time,
+        .prop_map(|(version, inputs, outputs, lock_time)| {
+            Transaction::from(MutableTransaction {
+                version,
+                inputs,
+                outputs,
+                lock_time,
+            })
         })
 }
 

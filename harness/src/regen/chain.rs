@@ -14,7 +14,7 @@ use super::rpc::RpcClient;
 use crate::scripts::push;
 use bip37_reference::block::merkle_root;
 use bip37_reference::sha256::Hash256;
-use bip37_reference::tx::{OutPoint, Transaction, TxIn, TxOut};
+use bip37_reference::tx::{MutableTransaction, OutPoint, Transaction, TxIn, TxOut};
 use bip37_reference::{Block, BlockHeader};
 use serde_json::{json, Value};
 
@@ -123,7 +123,7 @@ pub fn spend(
         });
     }
     outputs[0].value = coin.value - others;
-    Ok(Transaction {
+    Ok(Transaction::from(MutableTransaction {
         version: 1,
         inputs: vec![TxIn {
             prevout: coin.outpoint,
@@ -133,7 +133,7 @@ pub fn spend(
         }],
         outputs,
         lock_time: 0,
-    })
+    }))
 }
 
 /// Checks the node runs regtest; `regen` never mines anywhere else.
@@ -177,7 +177,7 @@ pub fn fund(
     let mut scripts = vec![vec![OP_TRUE]; op_true];
     scripts.extend(vec![DROP_TRUE.to_vec(); drop_true]);
     let each = subsidy / count.max(1);
-    let split = Transaction {
+    let split = Transaction::from(MutableTransaction {
         version: 1,
         inputs: vec![TxIn {
             prevout: OutPoint {
@@ -196,7 +196,7 @@ pub fn fund(
             })
             .collect(),
         lock_time: 0,
-    };
+    });
     let txid = split.txid();
     mine(rpc, &[split])?;
     Ok((0..count as u32)
@@ -277,7 +277,7 @@ impl Tip {
 fn coinbase(height: u64, value: i64) -> Transaction {
     let mut script_sig = script_number(height);
     script_sig.push(0x00);
-    Transaction {
+    Transaction::from(MutableTransaction {
         version: 1,
         inputs: vec![TxIn {
             prevout: OutPoint::NULL,
@@ -290,7 +290,7 @@ fn coinbase(height: u64, value: i64) -> Transaction {
             script_pubkey: vec![OP_TRUE],
         }],
         lock_time: 0,
-    }
+    })
 }
 
 /// `CScript() << n` for a block height: `OP_0`, `OP_1`..`OP_16`, or a minimal push of the

@@ -107,29 +107,31 @@ pub fn difference(prediction: &Prediction, reply: &Reply) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bip37_reference::tx::{OutPoint, Transaction, TxIn, TxOut};
+    use bip37_reference::tx::{MutableTransaction, OutPoint, Transaction, TxIn, TxOut};
     use bip37_reference::{Block, BlockHeader};
 
     fn block_with_pushes(pushes: &[&[u8]]) -> MinedBlock {
         let transactions: Vec<Transaction> = pushes
             .iter()
             .enumerate()
-            .map(|(i, data)| Transaction {
-                version: 1,
-                inputs: vec![TxIn {
-                    prevout: OutPoint {
-                        txid: [i as u8 + 1; 32],
-                        vout: 0,
-                    },
-                    script_sig: vec![],
-                    sequence: u32::MAX,
-                    witness: vec![],
-                }],
-                outputs: vec![TxOut {
-                    value: 1,
-                    script_pubkey: super::super::chain::carrier_script(data),
-                }],
-                lock_time: 0,
+            .map(|(i, data)| {
+                Transaction::from(MutableTransaction {
+                    version: 1,
+                    inputs: vec![TxIn {
+                        prevout: OutPoint {
+                            txid: [i as u8 + 1; 32],
+                            vout: 0,
+                        },
+                        script_sig: vec![],
+                        sequence: u32::MAX,
+                        witness: vec![],
+                    }],
+                    outputs: vec![TxOut {
+                        value: 1,
+                        script_pubkey: super::super::chain::carrier_script(data),
+                    }],
+                    lock_time: 0,
+                })
             })
             .collect();
         let block = Block {

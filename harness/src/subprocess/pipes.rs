@@ -25,10 +25,11 @@ pub enum Line {
     Failed(String),
 }
 
-/// How long a wait polls without sleeping before it blocks. A child usually answers within
-/// this; a blocked wait costs a wake-up of the idle core, which on a quiet machine takes longer
-/// than the answer itself (measured: about 20,000 requests/s through `serve` when blocking at
-/// once, against 51,000 to 66,000 with the spin, on the project's idle 2-core machine).
+/// How long a wait polls without sleeping before it blocks, in the client and in `serve`. The
+/// other side usually answers within this; a blocked wait costs a wake-up of its core, which
+/// on a quiet machine takes longer than the answer itself (measured on the project's idle
+/// 2-core machine: about 20,000 requests/s through `serve` when blocking at once, 51,000 to
+/// 66,000 with the client's spin alone; README "Performance" has the figures with both).
 const SPIN: Duration = Duration::from_micros(100);
 
 /// Waits until `fd` is ready for `events` or `deadline` passes (then `TimedOut`).
@@ -38,7 +39,9 @@ fn wait_ready(fd: RawFd, events: libc::c_short, deadline: Instant) -> io::Result
         if poll_once(fd, events, 0)? {
             return Ok(());
         }
-        std::hint::spin_loop();
+        // Yield, not just spin: with two processes on one core, the other may be the one
+        // that is about to answer (measured: a pure spin dropped a run to 12,600 /s).
+        thread::yield_now();
     }
     loop {
         let remaining = deadline.saturating_duration_since(Instant::now());
@@ -85,6 +88,40 @@ impl Read for PolledStdout {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         wait_ready(self.pipe.as_raw_fd(), libc::POLLIN, self.deadline)?;
         self.pipe.read(buf)
+    }
+}
+
+/// The server's side of the spin: a reader (`bip37-conform serve`'s stdin) that polls for up
+/// to [`SPIN`] before it blocks. Without it the server sleeps between requests and every
+/// request pays the wake-up of its core as well as the client's; the perf profile of the
+/// serve benchmark showed the server spending most of its samples in the scheduler's task
+/// switch, not in parsing or answering.
+pub struct SpinningReader {
+    file: std::fs::File,
+}
+
+impl SpinningReader {
+    /// Reads from a duplicate of `fd` (so no buffer of the original sits in between, which
+    /// `poll` could not see).
+    pub fn new(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<Self> {
+        Ok(SpinningReader {
+            file: fd.try_clone_to_owned()?.into(),
+        })
+    }
+}
+
+impl Read for SpinningReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // A server waits for its next request as long as it takes: the deadline only ends
+        // one `poll` so that the next can start.
+        loop {
+            let deadline = Instant::now() + Duration::from_secs(3600);
+            match wait_ready(self.file.as_raw_fd(), libc::POLLIN, deadline) {
+                Err(e) if e.kind() == io::ErrorKind::TimedOut => continue,
+                Err(e) => return Err(e),
+                Ok(()) => return self.file.read(buf),
+            }
+        }
     }
 }
 

@@ -216,8 +216,9 @@ fn element_cases() -> Vec<Spec> {
     let small_ints = paying(vec![vec![0x55, 0x60, 0x4f]]);
     let truncated = [push(&element(0xa3)), vec![0x15], element(0xa4)].concat();
     let malformed = paying(vec![truncated]);
-    let mut witness = paying(vec![push(&element(0xa5))]);
+    let mut witness = paying(vec![push(&element(0xa5))]).into_mutable();
     witness.inputs[0].witness = vec![element(0xa6), vec![0x51]];
+    let witness = Transaction::from(witness);
     let height_push = vec![0x03, 0x40, 0x0d, 0x03];
     let mined = coinbase(height_push, p2pkh(&element(0xa7)));
     let script = p2pkh(&element(0xa8));

@@ -4,7 +4,7 @@
 pub use crate::scripts::{multisig_1_of, p2pk, p2pkh, p2sh, p2wpkh, push};
 use bip37_reference::block::merkle_root;
 use bip37_reference::tx::{OutPoint, TxIn, TxOut};
-use bip37_reference::{Block, BlockHeader, Transaction};
+use bip37_reference::{Block, BlockHeader, MutableTransaction, Transaction};
 
 /// A 20-byte element made of one repeated byte: easy to spot in hex.
 pub fn element(byte: u8) -> Vec<u8> {
@@ -46,7 +46,7 @@ pub fn output_of(parent: &Transaction, vout: u32) -> OutPoint {
 
 /// A version 1 transaction with these inputs and output scripts (1000 satoshis each).
 pub fn tx(inputs: Vec<TxIn>, output_scripts: Vec<Vec<u8>>) -> Transaction {
-    Transaction {
+    Transaction::from(MutableTransaction {
         version: 1,
         inputs,
         outputs: output_scripts
@@ -57,7 +57,7 @@ pub fn tx(inputs: Vec<TxIn>, output_scripts: Vec<Vec<u8>>) -> Transaction {
             })
             .collect(),
         lock_time: 0,
-    }
+    })
 }
 
 /// A coinbase whose scriptSig is `script_sig`, paying to `output_script`.
