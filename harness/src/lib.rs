@@ -6,6 +6,7 @@
 
 pub mod atomic_file;
 pub mod cli;
+pub mod console;
 pub mod diagnosis;
 pub mod expectations;
 pub mod fuzz;

@@ -35,6 +35,43 @@ fn a_closed_stdout_ends_quietly_with_the_normal_exit_code() {
 }
 
 #[test]
+fn a_closed_stderr_ends_quietly_with_the_normal_exit_code() {
+    let dir = common::tempdir("closed-stderr");
+    let report = dir.join("report.json");
+    let report = report.to_str().unwrap();
+    for (args, normal) in [
+        (vec!["run", "--builtin", "reference", "--output", report], 0),
+        (vec!["run", "--builtin", "mutant:murmur-tail"], 1),
+        (
+            vec![
+                "fuzz",
+                "--builtin",
+                "reference",
+                "--time",
+                "1s",
+                "--seed",
+                "3",
+            ],
+            0,
+        ),
+        (vec!["lint", "--vectors", "/nonexistent/vectors"], 2),
+    ] {
+        let mut child = Command::new(common::conform_binary())
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Every line the command says on stderr meets a closed pipe.
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(normal), "{args:?}");
+    }
+    let written = std::fs::read_to_string(report).unwrap();
+    assert!(written.ends_with("conformant\n"), "{written}");
+}
+
+#[test]
 fn a_duration_beyond_the_clock_is_a_usage_error() {
     for args in [
         vec![

@@ -14,11 +14,11 @@ fn main() -> ExitCode {
         match arg.as_str() {
             "--check" => check = true,
             "-h" | "--help" => {
-                println!("{USAGE}");
+                bip37_harness::say_out!("{USAGE}");
                 return ExitCode::SUCCESS;
             }
             _ if arg.starts_with('-') || dir.is_some() => {
-                eprintln!("{USAGE}");
+                bip37_harness::say!("{USAGE}");
                 return ExitCode::from(2);
             }
             _ => dir = Some(PathBuf::from(arg)),
@@ -28,14 +28,14 @@ fn main() -> ExitCode {
     let files = match generate() {
         Ok(files) => files,
         Err(e) => {
-            eprintln!("bip37-vectorgen: {e}");
+            bip37_harness::say!("bip37-vectorgen: {e}");
             return ExitCode::FAILURE;
         }
     };
     if check {
         match check_dir(&dir, &files) {
             Ok(problems) if problems.is_empty() => {
-                println!(
+                bip37_harness::say_out!(
                     "{} vector files up to date in {}",
                     files.len(),
                     dir.display()
@@ -44,24 +44,24 @@ fn main() -> ExitCode {
             }
             Ok(problems) => {
                 for p in problems {
-                    eprintln!("{}: {p}", dir.display());
+                    bip37_harness::say!("{}: {p}", dir.display());
                 }
-                eprintln!("run `cargo run -p bip37-harness --features maintainer --bin bip37-vectorgen` to regenerate");
+                bip37_harness::say!("run `cargo run -p bip37-harness --features maintainer --bin bip37-vectorgen` to regenerate");
                 ExitCode::FAILURE
             }
             Err(e) => {
-                eprintln!("bip37-vectorgen: {e}");
+                bip37_harness::say!("bip37-vectorgen: {e}");
                 ExitCode::FAILURE
             }
         }
     } else {
         match write_dir(&dir, &files) {
             Ok(()) => {
-                println!("wrote {} vector files to {}", files.len(), dir.display());
+                bip37_harness::say_out!("wrote {} vector files to {}", files.len(), dir.display());
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("bip37-vectorgen: cannot write {}: {e}", dir.display());
+                bip37_harness::say!("bip37-vectorgen: cannot write {}: {e}", dir.display());
                 ExitCode::FAILURE
             }
         }

@@ -90,14 +90,14 @@ fn serve(name: &str) -> u8 {
     let mut implementation = match builtins::builtin(name) {
         Ok(implementation) => implementation,
         Err(e) => {
-            eprintln!("bip37-conform serve: {e}");
+            crate::say!("bip37-conform serve: {e}");
             return exit::HARNESS_ERROR;
         }
     };
     let stdin = match SpinningReader::new(io::stdin().as_fd()) {
         Ok(reader) => BufReader::with_capacity(64 * 1024, reader),
         Err(e) => {
-            eprintln!("bip37-conform serve: stdin: {e}");
+            crate::say!("bip37-conform serve: stdin: {e}");
             return exit::HARNESS_ERROR;
         }
     };
@@ -106,7 +106,7 @@ fn serve(name: &str) -> u8 {
         Ok(()) => exit::CONFORMANT,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::CONFORMANT,
         Err(e) => {
-            eprintln!("bip37-conform serve: {e}");
+            crate::say!("bip37-conform serve: {e}");
             exit::HARNESS_ERROR
         }
     }

@@ -12,7 +12,7 @@ pub fn print(text: &str) {
         .and_then(|()| stdout.flush())
     {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            eprintln!("bip37-conform: cannot write to stdout: {e}");
+            crate::say!("bip37-conform: cannot write to stdout: {e}");
         }
         _ => {}
     }

@@ -45,7 +45,7 @@ pub fn run(args: &RunArgs) -> u8 {
     let mut implementation = match start(&args.target, |argv| args.timeouts.client_config(argv)) {
         Ok(implementation) => implementation,
         Err((code, message)) => {
-            eprintln!("bip37-conform: {message}");
+            crate::say!("bip37-conform: {message}");
             return code;
         }
     };
@@ -76,7 +76,7 @@ pub fn run(args: &RunArgs) -> u8 {
             .iter()
             .filter(|r| matches!(r.state, State::Crash | State::Timeout))
             .count();
-        eprintln!(
+        crate::say!(
             "bip37-conform: wrote {} expected failures to {}{}; this run is judged against the \
              file as it was before",
             updated.failures.len(),
@@ -109,9 +109,9 @@ pub fn run(args: &RunArgs) -> u8 {
                 return harness_error(&format!("cannot write {}: {e}", path.display()));
             }
             for notice in report::notices(&run) {
-                eprintln!("bip37-conform: {notice}");
+                crate::say!("bip37-conform: {notice}");
             }
-            eprintln!(
+            crate::say!(
                 "bip37-conform: {}; {} report written to {}",
                 report::verdict_text(&run),
                 format_name(args.format),
@@ -122,9 +122,9 @@ pub fn run(args: &RunArgs) -> u8 {
             super::output::print(&text);
             if args.format != Format::Human {
                 for notice in report::notices(&run) {
-                    eprintln!("bip37-conform: {notice}");
+                    crate::say!("bip37-conform: {notice}");
                 }
-                eprintln!("bip37-conform: {}", report::verdict_text(&run));
+                crate::say!("bip37-conform: {}", report::verdict_text(&run));
             }
         }
     }
@@ -133,14 +133,14 @@ pub fn run(args: &RunArgs) -> u8 {
         if let Err(e) = crate::atomic_file::write(path, text.as_bytes()) {
             return harness_error(&format!("cannot write {}: {e}", path.display()));
         }
-        eprintln!(
+        crate::say!(
             "bip37-conform: {} report written to {}",
             format_name(*format),
             path.display()
         );
     }
     if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
-        eprintln!("{}", next_step(builtin, run.results.len()));
+        crate::say!("{}", next_step(builtin, run.results.len()));
     }
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,
@@ -205,7 +205,7 @@ fn next_step(builtin: &str, tests: usize) -> String {
 }
 
 fn harness_error(message: &str) -> u8 {
-    eprintln!("bip37-conform: {message}");
+    crate::say!("bip37-conform: {message}");
     exit::HARNESS_ERROR
 }
 

@@ -27,7 +27,7 @@ pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
         paths_or_exit(dir)?;
     }
     load(dir).map_err(|e| {
-        eprintln!("bip37-conform: invalid vectors: {e}");
+        crate::say!("bip37-conform: invalid vectors: {e}");
         exit::INVALID_VECTORS
     })
 }
@@ -45,9 +45,9 @@ pub fn lint_or_exit(dir: Option<&Path>) -> Result<(), u8> {
         return Ok(());
     }
     for problem in &problems {
-        eprintln!("bip37-conform: invalid vectors: {problem}");
+        crate::say!("bip37-conform: invalid vectors: {problem}");
     }
-    eprintln!(
+    crate::say!(
         "bip37-conform: {} problems in {} (`bip37-conform lint --vectors` lists them); nothing was run",
         problems.len(),
         dir.display()
@@ -110,7 +110,7 @@ fn lint_paths(paths: &[PathBuf]) -> Vec<Problem> {
 /// [`paths`] for a command: a directory problem is reported on stderr as exit code 2.
 fn paths_or_exit(dir: &Path) -> Result<Vec<PathBuf>, u8> {
     paths(dir).map_err(|e| {
-        eprintln!("bip37-conform: --vectors {}: {}", dir.display(), e.message);
+        crate::say!("bip37-conform: --vectors {}: {}", dir.display(), e.message);
         exit::HARNESS_ERROR
     })
 }

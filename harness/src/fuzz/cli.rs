@@ -62,18 +62,18 @@ pub fn run(args: &FuzzArgs) -> u8 {
             seed.wrapping_add(jobs as u64 - 1)
         ),
     };
-    eprintln!(
+    crate::say!(
         "fuzzing against the reference for {:?} ({seeds})",
         args.time
     );
     let outcome = match workers::run(&args.target, &config, &settings, jobs) {
         Ok(outcome) => outcome,
         Err(Failure::Start(code, message)) => {
-            eprintln!("bip37-conform fuzz: {message}");
+            crate::say!("bip37-conform fuzz: {message}");
             return code;
         }
         Err(Failure::Campaign(e)) => {
-            eprintln!("bip37-conform fuzz: {e}");
+            crate::say!("bip37-conform fuzz: {e}");
             return exit::HARNESS_ERROR;
         }
     };
@@ -110,21 +110,21 @@ fn report(outcome: &Outcome) -> u8 {
         .iter()
         .map(|op| op.as_str())
         .collect();
-    eprintln!(
+    crate::say!(
         "{name}: {cases} cases in {:.1}s, {:.0} cases/s ({unsupported} unsupported) over {}",
         elapsed.as_secs_f64(),
         cases as f64 / elapsed.as_secs_f64().max(1e-9),
         ops.join(", ")
     );
     if unsupported == cases {
-        eprintln!(
+        crate::say!(
             "nothing was exercised: the implementation answered `unsupported` to all {cases} cases"
         );
         return exit::NOTHING_EXERCISED;
     }
     let first = outcome.first_finding.map(|i| &workers[i]);
     let Some((seed, Some(finding))) = first.map(|w| (w.seed, &w.summary.finding)) else {
-        eprintln!("no disagreement with the reference");
+        crate::say!("no disagreement with the reference");
         return exit::CONFORMANT;
     };
     print_finding(finding, &name);
@@ -149,7 +149,7 @@ fn report(outcome: &Outcome) -> u8 {
     );
     match vector::vector_file(&finding.request, &finding.reference, &provenance, notes) {
         Some(file) => crate::cli::output::print(&vector::to_json(&file)),
-        None => eprintln!("(the reference has no answer to record as a vector)"),
+        None => crate::say!("(the reference has no answer to record as a vector)"),
     }
     exit::FAILURES
 }
@@ -162,17 +162,17 @@ fn print_finding(finding: &Finding, name: &str) {
         .map_or("unclassified", |b| b.name());
     // The name without its version, so the signature groups findings across releases.
     let short = name.split_whitespace().next().unwrap_or(name);
-    eprintln!("MISMATCH reference-{short}-{op}-{class}");
-    eprintln!("input:     {}", finding.request.input_json());
-    eprintln!("reference: {}", describe(&finding.reference));
-    eprintln!("{name}: {}", describe(&finding.candidate));
-    eprintln!(
+    crate::say!("MISMATCH reference-{short}-{op}-{class}");
+    crate::say!("input:     {}", finding.request.input_json());
+    crate::say!("reference: {}", describe(&finding.reference));
+    crate::say!("{name}: {}", describe(&finding.candidate));
+    crate::say!(
         "shrunk in {} steps from {}",
         finding.shrink_steps,
         finding.original.input_json()
     );
     for bug in &finding.lookalikes {
-        eprintln!(
+        crate::say!(
             "likely bug: {} ({}): {}",
             bug.name(),
             bug.flag(),

@@ -59,9 +59,11 @@ pub fn run(args: &MatrixArgs) -> u8 {
     for spec in &args.impls {
         match run_one(spec, &selected, args) {
             Ok(column) => {
-                eprintln!(
+                crate::say!(
                     "bip37-conform matrix: {} ({}): {}",
-                    spec.name, column.participant.implementation, column.summary
+                    spec.name,
+                    column.participant.implementation,
+                    column.summary
                 );
                 columns.push(column);
             }
@@ -133,11 +135,11 @@ fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
 fn write(path: &Path, text: &str) -> Result<(), String> {
     crate::atomic_file::write(path, text.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    eprintln!("bip37-conform matrix: wrote {}", path.display());
+    crate::say!("bip37-conform matrix: wrote {}", path.display());
     Ok(())
 }
 
 fn fail(code: u8, message: &str) -> u8 {
-    eprintln!("bip37-conform matrix: {message}");
+    crate::say!("bip37-conform matrix: {message}");
     code
 }

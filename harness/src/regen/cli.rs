@@ -120,7 +120,7 @@ pub fn main(args: &RegenArgs) -> u8 {
         Ok(true) => exit::CONFORMANT,
         Ok(false) => exit::FAILURES,
         Err(e) => {
-            eprintln!("bip37-conform regen: {e}");
+            crate::say!("bip37-conform regen: {e}");
             exit::HARNESS_ERROR
         }
     }
@@ -139,7 +139,7 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
             default_record(args.vectors.as_deref(), &here)?
         }
     };
-    eprintln!("regen: record {}", record.display());
+    crate::say!("regen: record {}", record.display());
     let options = Options {
         rpc: RpcConfig {
             address,
@@ -157,27 +157,28 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
     };
     let outcome = session::run(&options, &mut std::io::stderr())?;
     for note in &outcome.findings.notes {
-        println!("note: {note}");
+        crate::say_out!("note: {note}");
     }
     for behaviour in &outcome.record.node_behaviours {
-        println!(
+        crate::say_out!(
             "node behaviour (recorded, not counted) {}: {}",
-            behaviour.id, behaviour.observed
+            behaviour.id,
+            behaviour.observed
         );
     }
     for line in &outcome.findings.disagreements {
-        println!("DISAGREES WITH THE REFERENCE {line}");
+        crate::say_out!("DISAGREES WITH THE REFERENCE {line}");
     }
     for difference in &outcome.differences {
-        println!("{difference}");
+        crate::say_out!("{difference}");
     }
     match outcome.record_file {
-        RecordFile::Refused { disagreements } => println!(
+        RecordFile::Refused { disagreements } => crate::say_out!(
             "{} NOT written: the node disagreed with the reference {disagreements} times \
              (--force writes it anyway, marked as forced)",
             options.record.display()
         ),
-        RecordFile::Forced { disagreements } => println!(
+        RecordFile::Forced { disagreements } => crate::say_out!(
             "{} written with --force despite {disagreements} disagreements (its `forced` field \
              says so)",
             options.record.display()
@@ -185,7 +186,7 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
         RecordFile::Compared | RecordFile::Written => {}
     }
     let p = &outcome.record.provenance;
-    println!(
+    crate::say_out!(
         "{} probes against {} (version {}, protocol {}): {} disagreements with the reference{}",
         outcome.record.probes.len(),
         p.user_agent,
