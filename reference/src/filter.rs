@@ -16,6 +16,11 @@ use crate::sizing::{size_for, FilterSize, SizingError};
 /// The multiplier of the hash function index in the seed.
 pub const SEED_MULTIPLIER: u32 = 0xFBA4_C795;
 
+/// How many hash functions `contains` hashes one at a time before going four at a time: with
+/// about half the bits set, three in four absent elements stop within the first two, and a
+/// four-seed hash there was measured 0.82-0.98 of Core's one-at-a-time loop (murmur3 bench).
+const CONTAINS_SINGLES: u32 = 2;
+
 /// The seed of hash function `hash_index` for `tweak`.
 pub fn hash_seed(hash_index: u32, tweak: u32) -> u32 {
     hash_index.wrapping_mul(SEED_MULTIPLIER).wrapping_add(tweak)
@@ -140,13 +145,29 @@ impl BloomFilter {
         }
     }
 
-    /// True when every bit of `element` is set; always true on the empty filter.
+    /// True when every bit of `element` is set; always true on the empty filter. Written as
+    /// plain loops rather than over [`hashed_bits`]: with the iterator's chained state, an
+    /// absent element measured slower than Core's loop even when both hashed one seed at a time.
     pub fn contains(&self, element: &[u8]) -> bool {
         let Some(bits) = self.bit_count() else {
             return true;
         };
-        hashed_bits(self.hash_funcs, self.tweak, element, bits)
-            .all(|bit| self.data[bit >> 3] & (1 << (bit & 7)) != 0)
+        let is_set = |hash: u32| {
+            let bit = (u64::from(hash) % bits) as usize;
+            self.data[bit >> 3] & (1 << (bit & 7)) != 0
+        };
+        let singles = self.hash_funcs.min(CONTAINS_SINGLES);
+        if !(0..singles).all(|i| is_set(murmur3(hash_seed(i, self.tweak), element))) {
+            return false;
+        }
+        (singles..self.hash_funcs).step_by(4).all(|i| {
+            let seeds =
+                std::array::from_fn(|lane| hash_seed(i.wrapping_add(lane as u32), self.tweak));
+            murmur3_x4(seeds, element)
+                .into_iter()
+                .take((self.hash_funcs - i).min(4) as usize)
+                .all(is_set)
+        })
     }
 
     /// Core's `IsWithinSizeConstraints`: at most 36,000 bytes and 50 hash functions.
@@ -164,10 +185,9 @@ impl BloomFilter {
 }
 
 /// The bit index (out of `bits`) of each of `hash_funcs` hash functions for `element`, in
-/// order, as `insert` and `contains` use them: the same values as [`BloomFilter::bit_indexes`],
-/// computed faster. They are hashed lazily, the first alone, because `contains` of an absent
-/// element usually stops at the first clear bit, then four at a time with [`murmur3_x4`]
-/// (1 + 4 + 4 + 4 covers the 13 hash functions of a (1000, 0.0001) filter exactly).
+/// order, as `insert` uses them: the same values as [`BloomFilter::bit_indexes`], computed
+/// faster: the first alone, then four at a time with [`murmur3_x4`] (1 + 4 + 4 + 4 covers the
+/// 13 hash functions of a (1000, 0.0001) filter exactly).
 fn hashed_bits(
     hash_funcs: u32,
     tweak: u32,
@@ -228,6 +248,28 @@ mod tests {
         assert!(f.data().is_empty());
         assert!(f.contains(b"else"));
         assert!(f.bit_indexes(b"x").is_empty());
+    }
+
+    #[test]
+    fn contains_agrees_with_the_bit_indexes_for_every_grouping() {
+        // contains hashes two seeds alone, then four at a time: every hash function count
+        // across those groups, against Core's definition (every selected bit set).
+        for hash_funcs in 0..=14 {
+            let mut f = BloomFilter::from_parts(vec![0; 3], hash_funcs, 99, 0);
+            f.insert(b"present");
+            for element in (0u8..64).map(|i| vec![i; usize::from(i % 40)]) {
+                let expected = f
+                    .bit_indexes(&element)
+                    .iter()
+                    .all(|&bit| f.data()[bit as usize / 8] & (1 << (bit % 8)) != 0);
+                assert_eq!(
+                    f.contains(&element),
+                    expected,
+                    "k = {hash_funcs}, {element:?}"
+                );
+            }
+            assert!(f.contains(b"present"));
+        }
     }
 
     #[test]
