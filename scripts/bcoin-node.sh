@@ -33,7 +33,7 @@
 # or connect from another loopback source address (127.0.0.2 is not banned with 127.0.0.1).
 # bcoin also takes at most 8 inbound peers and drops the ninth before `version`.
 #
-# Cost: npm ci about 10 s (first run, npm cache warm), node up and answering RPC in about 1.5 s,
+# Cost: npm ci about 10 s (first run, npm cache warm), node up and listening in 1.5-3 s,
 # stopped within 1 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
