@@ -3,7 +3,7 @@
 //! generated-kind source naming the target and the artifact's SHA-256.
 
 use crate::target;
-use bip37_harness::fuzz::vector::{self, Provenance};
+use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::hex;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::reference_impl::Reference;
