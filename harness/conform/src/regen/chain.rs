@@ -366,7 +366,7 @@ fn mine_with_subsidy(
     };
     let result = rpc.call(
         "submitblock",
-        json!([bip37_harness::hex::encode(&block.encode())]),
+        json!([bip37_harness::hex::encode(block.encode())]),
     )?;
     if !result.is_null() {
         return Err(RegenError::Setup {

@@ -4,6 +4,7 @@
 //! `regen` needs, or is reached at the wrong port or network magic; the message says which
 //! and how to fix it, so nobody has to read the code.
 
+use bip37_harness::hex::encode;
 use std::fmt;
 use std::time::Duration;
 
@@ -70,10 +71,6 @@ pub enum RegenError {
     Write { path: String, detail: String },
 }
 
-fn hex4(bytes: &[u8; 4]) -> String {
-    bip37_harness::hex::encode(bytes)
-}
-
 impl fmt::Display for RegenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -135,9 +132,9 @@ impl fmt::Display for RegenError {
                 f,
                 "the node's messages start with network magic {} but --magic is {}: pass \
                  --magic {} (Bitcoin Core regtest fabfb5da, Bitcoin SV regtest dab5bffa)",
-                hex4(received),
-                hex4(expected),
-                hex4(received)
+                encode(received),
+                encode(expected),
+                encode(received)
             ),
             RegenError::ClosedBeforeVersion { address, magic } => write!(
                 f,
@@ -145,7 +142,7 @@ impl fmt::Display for RegenError {
                  the network magic {} is wrong (pass --magic: Bitcoin Core regtest fabfb5da, \
                  Bitcoin SV regtest dab5bffa; then run `bitcoin-cli -regtest clearbanned`, as the \
                  Bitcoin SV node bans 127.0.0.1 for it), or --p2p is not the node's P2P port",
-                hex4(magic)
+                encode(magic)
             ),
             RegenError::Disconnected { during } => write!(
                 f,

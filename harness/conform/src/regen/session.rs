@@ -118,7 +118,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
             version.user_agent,
             version.protocol_version,
             options.p2p,
-            bip37_harness::hex::encode(&magic)
+            bip37_harness::hex::encode(magic)
         ),
     );
 
@@ -195,7 +195,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
             version: node.version,
             protocol_version: version.protocol_version,
             services: format!("{:x}", version.services),
-            magic: bip37_harness::hex::encode(&magic),
+            magic: bip37_harness::hex::encode(magic),
             date: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
             tool: USER_AGENT.trim_matches('/').replace(':', " "),
         },
