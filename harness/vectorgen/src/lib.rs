@@ -1,4 +1,7 @@
-//! The deterministic generator of the vector files (binary `bip37-vectorgen`).
+//! The deterministic generator of the vector files (binary `bip37-vectorgen`): a tool for the
+//! project's maintainers, in its own unpublished crate so that neither the library
+//! `bip37-harness` nor `cargo install bip37-conform` carries it (it replaces the former
+//! `maintainer` feature). It depends on the library for the vectors' model and the mutants.
 //!
 //! One submodule writes one file with the [`builder`] API; [`FILES`] lists them, so adding a
 //! vector file means adding one module and one line there. Every generated test proves that it
