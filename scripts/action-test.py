@@ -35,7 +35,7 @@ def fail(message):
 
 def build_binary():
     subprocess.run(
-        ["cargo", "build", "-q", "-p", "bip37-harness", "--bin", "bip37-conform"],
+        ["cargo", "build", "-q", "-p", "bip37-conform"],
         cwd=REPO,
         check=True,
     )

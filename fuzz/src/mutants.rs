@@ -4,7 +4,7 @@
 //! holds an input that finds the bug; replaying it must crash.
 
 use crate::layout::Layout;
-use bip37_harness::fuzz::compare::{compare, Agreement};
+use bip37_harness::disagreement::compare::{compare, Agreement};
 use bip37_harness::implementation::Implementation;
 use bip37_harness::mutants::{Bug, Mutant};
 use bip37_harness::reference_impl::Reference;

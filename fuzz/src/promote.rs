@@ -3,7 +3,7 @@
 //! generated-kind source naming the target and the artifact's SHA-256.
 
 use crate::target;
-use bip37_harness::fuzz::vector::{self, Provenance};
+use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::hex;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::reference_impl::Reference;
@@ -45,7 +45,7 @@ pub fn promote(name: &str, artifact: &[u8]) -> Result<String, PromoteError> {
     let layout = target.layout.ok_or(PromoteError::NoLayout(target.name))?;
     let request = layout.request(artifact).ok_or(PromoteError::TooShort)?;
     let answer = Reference.execute(&request);
-    let digest = hex::encode(&sha256(artifact));
+    let digest = hex::encode(sha256(artifact));
     let provenance = Provenance {
         generator: format!("cargo-fuzz target {name}, promoted by fuzz/examples/promote.rs"),
         targets: format!("crash artifact sha256:{digest} of {name}"),

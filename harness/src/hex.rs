@@ -1,5 +1,6 @@
 //! Byte strings as lowercase hex in JSON: the one encoding of bytes in vectors, the
-//! subprocess protocol and reports.
+//! subprocess protocol and reports. The `hex` crate does the encoding; [`Hex`] gives it serde
+//! and the suite's error messages.
 
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -11,18 +12,13 @@ pub struct Hex(pub Vec<u8>);
 impl Hex {
     /// Decodes hex text (either case), or says why it is not hex.
     pub fn parse(text: &str) -> Result<Self, String> {
-        if !text.len().is_multiple_of(2) {
-            return Err(format!("hex string has odd length {}", text.len()));
-        }
-        text.as_bytes()
-            .chunks_exact(2)
-            .enumerate()
-            .map(|(i, pair)| match (nibble(pair[0]), nibble(pair[1])) {
-                (Some(hi), Some(lo)) => Ok(hi << 4 | lo),
-                _ => Err(format!("invalid hex digit at offset {}", 2 * i)),
-            })
-            .collect::<Result<Vec<u8>, String>>()
-            .map(Hex)
+        ::hex::decode(text).map(Hex).map_err(|e| match e {
+            ::hex::FromHexError::OddLength => format!("hex string has odd length {}", text.len()),
+            ::hex::FromHexError::InvalidHexCharacter { index, .. } => {
+                format!("invalid hex digit at offset {index}")
+            }
+            other => other.to_string(),
+        })
     }
 
     /// The lowercase hex text.
@@ -32,24 +28,7 @@ impl Hex {
 }
 
 /// Lowercase hex of any bytes.
-pub fn encode(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    out
-}
-
-fn nibble(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
-}
+pub use ::hex::encode;
 
 impl From<Vec<u8>> for Hex {
     fn from(bytes: Vec<u8>) -> Self {
@@ -114,5 +93,6 @@ mod tests {
         assert_eq!(Hex(vec![0, 0xab, 0xff]).to_hex(), "00abff");
         assert!(Hex::parse("abc").unwrap_err().contains("odd length"));
         assert!(Hex::parse("zz").unwrap_err().contains("offset 0"));
+        assert!(Hex::parse("0g").unwrap_err().contains("offset 1"));
     }
 }

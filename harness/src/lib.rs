@@ -1,27 +1,32 @@
 //! # bip37-harness
 //!
-//! The conformance harness of `bip37-conformance`: the vector format and loader, the
-//! operations every implementation answers, the [`implementation::Implementation`] trait and
-//! the built-in reference behind it.
+//! The lean library of `bip37-conformance` that a Rust implementation of BIP 37 depends on to
+//! test itself: the operations every implementation answers ([`ops`]), the
+//! [`implementation::Implementation`] trait and the built-in reference behind it, the vectors'
+//! model and the embedded vectors, the runner, the expectations file, the reports, the mutants
+//! and the diagnosis, and the subprocess protocol (client and server).
+//!
+//! It is split from the tools by job, with Cargo enforcing the layering: the command line
+//! `bip37-conform` and its heavy products (the fuzz campaign, the matrix, live-node
+//! confirmation) live in the crate `bip37-conform` (`harness/conform/`), and the maintainers'
+//! vector generator in `bip37-vectorgen` (`harness/vectorgen/`). Both depend on this crate,
+//! never the other way, so a crate that only wants the trait pulls in few dependencies
+//! (`tests/dependency_allow_list.rs` keeps that list short).
 
 pub mod atomic_file;
-pub mod cli;
 pub mod console;
 pub mod diagnosis;
+pub mod disagreement;
 pub mod expectations;
-pub mod fuzz;
+pub mod flags;
 pub mod hex;
 pub mod implementation;
 pub mod input_file;
-pub mod matrix;
 pub mod mutants;
 pub mod ops;
-pub mod progress;
 pub mod reference_impl;
-pub mod regen;
 pub mod report;
 pub mod runner;
 pub mod scripts;
 pub mod subprocess;
-pub mod vectorgen;
 pub mod vectors;

@@ -82,7 +82,7 @@ mod tests {
     use super::*;
 
     fn hex(digest: Hash256) -> String {
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        ::hex::encode(digest)
     }
 
     #[test]

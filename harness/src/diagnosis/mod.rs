@@ -22,9 +22,11 @@
 //!
 //! The first differing hash function, bit or byte of each failure is the runner's
 //! localisation ([`crate::runner::diff`]), already in every report next to the diagnosis.
+//! [`kill_table`] turns the diagnosis on the mutants themselves: each must be caught and named.
 
 mod book;
 pub mod evidence;
+pub mod kill_table;
 
 pub use book::MutantAnswers;
 

@@ -16,7 +16,6 @@ pub mod merkle;
 pub mod murmur;
 pub mod session;
 pub mod sizing;
-pub mod table;
 pub mod wire;
 
 pub use bug::Bug;

@@ -16,13 +16,42 @@ use crate::ops::Output;
 use crate::runner::{Conformance, Run, TestResult};
 
 /// A report format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Human,
     Json,
     Junit,
     Tap,
     Markdown,
+}
+
+impl Format {
+    /// Every format, in the order the command line lists them.
+    pub const ALL: [Format; 5] = [
+        Format::Human,
+        Format::Json,
+        Format::Junit,
+        Format::Tap,
+        Format::Markdown,
+    ];
+
+    /// The format's name on the command line (`junit`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Human => "human",
+            Format::Json => "json",
+            Format::Junit => "junit",
+            Format::Tap => "tap",
+            Format::Markdown => "markdown",
+        }
+    }
+
+    /// The format named `name` (any case), if there is one.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(name))
+    }
 }
 
 /// The report of `run` in `format`; `colour` only affects the human format.
@@ -105,7 +134,7 @@ pub fn describe_answer(answer: &Answer<Output>) -> String {
 pub fn policy(flags: &[String]) -> String {
     let policies: Vec<String> = flags
         .iter()
-        .filter_map(|flag| crate::vectorgen::catalog::note(flag)?.policy)
+        .filter_map(|flag| crate::flags::note(flag)?.policy)
         .collect();
     policies.join("; ")
 }

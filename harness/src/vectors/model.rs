@@ -169,3 +169,11 @@ pub struct TestCase {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Value>,
 }
+
+/// The canonical text of a vector file.
+pub fn render(file: &VectorFile) -> String {
+    // The model holds only strings, numbers, booleans, lists and maps: this cannot fail.
+    let mut text = serde_json::to_string_pretty(file).expect("a vector file serializes");
+    text.push('\n');
+    text
+}

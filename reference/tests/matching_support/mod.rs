@@ -5,12 +5,7 @@ use bip37_reference::BloomFilter;
 
 /// Bytes of lowercase hex text (test data only; panics on a typo in the test itself).
 pub fn hex(text: &str) -> Vec<u8> {
-    let text = text.trim();
-    assert!(text.len().is_multiple_of(2), "odd hex length");
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex digit"))
-        .collect()
+    ::hex::decode(text.trim()).expect("test data is hex")
 }
 
 /// A transaction or block of `vectors/sources/<name>.hex`.

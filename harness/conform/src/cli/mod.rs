@@ -1,0 +1,113 @@
+//! The `bip37-conform` command line: `run` the suite against an implementation, `list` the
+//! plan, `serve` a built-in implementation over the subprocess protocol, `lint` the vectors.
+//! Every path ends in one of the documented [`exit`] codes.
+
+pub mod args;
+pub mod builtins;
+pub mod exit;
+pub mod output;
+pub mod plan;
+pub mod run;
+pub mod vector_set;
+
+use args::{Cli, Command};
+use bip37_harness::subprocess::pipes::SpinningReader;
+use clap::Parser;
+use std::ffi::OsString;
+use std::io::{self, BufReader, BufWriter};
+use std::os::fd::AsFd;
+
+/// Parses `argv` (program name first) and runs the command; returns the exit code.
+pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(mut e) => {
+            suggest_subcommand(&mut e);
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit::HARNESS_ERROR
+            } else {
+                exit::CONFORMANT
+            };
+        }
+    };
+    match &cli.command {
+        Command::Run(args) => run::run(args),
+        Command::List(args) => match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
+            Ok(tests) => {
+                let selected = args.select.selection().apply(&tests);
+                output::print(&plan::render(&selected, tests.len()));
+                exit::CONFORMANT
+            }
+            Err(code) => code,
+        },
+        Command::Serve(args) => match &args.mutant {
+            Some(mutant) => serve(&format!("mutant:{mutant}")),
+            None => serve(&args.builtin),
+        },
+        Command::Lint(args) => vector_set::lint(args.vectors.as_deref()),
+        Command::Regen(args) => crate::regen::cli::main(args),
+        Command::Fuzz(args) => crate::fuzz::cli::run(args),
+        Command::Matrix(args) => crate::matrix::command::run(args),
+        Command::Mutants(args) => match vector_set::load_or_exit(args.vectors.as_deref()) {
+            Ok(tests) => {
+                let outcomes = bip37_harness::diagnosis::kill_table::kill_table(&tests);
+                output::print(&bip37_harness::diagnosis::kill_table::render(&outcomes));
+                match outcomes.iter().all(|o| o.caught()) {
+                    true => exit::CONFORMANT,
+                    false => exit::FAILURES,
+                }
+            }
+            Err(code) => code,
+        },
+    }
+}
+
+/// clap suggests a subcommand only for a close spelling by its own measure, which misses short
+/// typos (`rn` for `run`); a subcommand one edit away (Damerau-Levenshtein) is suggested too.
+fn suggest_subcommand(error: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue};
+    if error.get(ContextKind::SuggestedSubcommand).is_some() {
+        return;
+    }
+    let Some(ContextValue::String(typed)) = error.get(ContextKind::InvalidSubcommand) else {
+        return;
+    };
+    let command = <Cli as clap::CommandFactory>::command();
+    let close: Vec<String> = (command.get_subcommands())
+        .map(|sub| sub.get_name().to_string())
+        .filter(|name| strsim::damerau_levenshtein(typed, name) <= 1)
+        .collect();
+    if !close.is_empty() {
+        error.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(close),
+        );
+    }
+}
+
+fn serve(name: &str) -> u8 {
+    let mut implementation = match builtins::builtin(name) {
+        Ok(implementation) => implementation,
+        Err(e) => {
+            bip37_harness::say!("bip37-conform serve: {e}");
+            return exit::HARNESS_ERROR;
+        }
+    };
+    let stdin = match SpinningReader::new(io::stdin().as_fd()) {
+        Ok(reader) => BufReader::with_capacity(64 * 1024, reader),
+        Err(e) => {
+            bip37_harness::say!("bip37-conform serve: stdin: {e}");
+            return exit::HARNESS_ERROR;
+        }
+    };
+    let stdout = BufWriter::new(io::stdout().lock());
+    match bip37_harness::subprocess::serve(implementation.as_mut(), stdin, stdout, io::stderr()) {
+        Ok(()) => exit::CONFORMANT,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::CONFORMANT,
+        Err(e) => {
+            bip37_harness::say!("bip37-conform serve: {e}");
+            exit::HARNESS_ERROR
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! `bip37-conform run`: load and select the vectors, start the implementation, run, apply the
+//! expectations file, write the report and turn the verdict into an exit code.
+
+use super::args::{Colour, RunArgs, TargetArgs};
+use super::builtins::builtin;
+use super::{exit, plan, vector_set};
+use crate::progress::{seconds_since, Progress};
+use bip37_harness::atomic_file::refuse_overwriting;
+use bip37_harness::expectations::Expectations;
+use bip37_harness::implementation::Implementation;
+use bip37_harness::report::{self, Format};
+use bip37_harness::runner::{run_tests_observed, Conformance, State};
+use bip37_harness::subprocess::{ClientConfig, Subprocess};
+use std::collections::HashSet;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+/// Runs `bip37-conform run` and returns its exit code.
+pub fn run(args: &RunArgs) -> u8 {
+    let tests = match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
+        Ok(tests) => tests,
+        Err(code) => return code,
+    };
+    if let Err(code) = vector_set::lint_or_exit(args.vectors.vectors.as_deref()) {
+        return code;
+    }
+    let selected = args.select.selection().apply(&tests);
+    if args.list {
+        super::output::print(&plan::render(&selected, tests.len()));
+        return exit::CONFORMANT;
+    }
+    if let Err(message) = refuse_output_over_inputs(args) {
+        return harness_error(&message);
+    }
+    let expectations = match &args.expectations {
+        Some(path) if args.update_expectations && !bip37_harness::input_file::exists(path) => {
+            Expectations::default()
+        }
+        Some(path) => match Expectations::load(path) {
+            Ok(e) => e,
+            Err(e) => return harness_error(&format!("expectations file {e}")),
+        },
+        None => Expectations::default(),
+    };
+    let mut implementation = match start(&args.target, |argv| args.timeouts.client_config(argv)) {
+        Ok(implementation) => implementation,
+        Err((code, message)) => {
+            bip37_harness::say!("bip37-conform: {message}");
+            return code;
+        }
+    };
+    let mut progress = Progress::new(&implementation.name(), selected.len() as u64, "tests");
+    let began = Instant::now();
+    let mut raw = run_tests_observed(
+        &selected,
+        implementation.as_mut(),
+        &args.timeouts.run_options(),
+        &mut |done| progress.update(done as u64, || seconds_since(began)),
+    );
+    progress.finish();
+    drop(implementation);
+    bip37_harness::diagnosis::annotate(&mut raw.results);
+    let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
+    if let (Some(path), true) = (&args.expectations, args.update_expectations) {
+        let updated = expectations.updated(&raw, &known, args.record_crashes);
+        if let Err(e) = bip37_harness::atomic_file::write(path, updated.to_toml().as_bytes()) {
+            return harness_error(&format!(
+                "the expectations were NOT updated: cannot write {}: {e}; the file keeps its \
+                 previous contents, without the {} expected failures of this run",
+                path.display(),
+                updated.failures.len()
+            ));
+        }
+        let left_out = raw
+            .results
+            .iter()
+            .filter(|r| matches!(r.state, State::Crash | State::Timeout))
+            .count();
+        bip37_harness::say!(
+            "bip37-conform: wrote {} expected failures to {}{}; this run is judged against the \
+             file as it was before",
+            updated.failures.len(),
+            path.display(),
+            match (args.record_crashes, left_out) {
+                (false, n) if n > 0 =>
+                    format!(" ({n} crashes and timeouts left out: --record-crashes lists them)"),
+                _ => String::new(),
+            }
+        );
+    }
+    let mut run = raw;
+    run.allow_empty = args.allow_empty;
+    run.warnings
+        .extend(args.select.selection().unmatched(&tests));
+    expectations.apply(&mut run, &known);
+    let colour = match args.color {
+        Colour::Always => true,
+        Colour::Never => false,
+        Colour::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let text = report::render(&run, args.format, colour);
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
+                return harness_error(&format!("cannot write {}: {e}", path.display()));
+            }
+            for notice in report::notices(&run) {
+                bip37_harness::say!("bip37-conform: {notice}");
+            }
+            bip37_harness::say!(
+                "bip37-conform: {}; {} report written to {}",
+                report::verdict_text(&run),
+                format_name(args.format),
+                path.display()
+            );
+        }
+        None => {
+            super::output::print(&text);
+            if args.format != Format::Human {
+                for notice in report::notices(&run) {
+                    bip37_harness::say!("bip37-conform: {notice}");
+                }
+                bip37_harness::say!("bip37-conform: {}", report::verdict_text(&run));
+            }
+        }
+    }
+    for (format, path) in &args.reports {
+        let text = report::render(&run, *format, false);
+        if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
+            return harness_error(&format!("cannot write {}: {e}", path.display()));
+        }
+        bip37_harness::say!(
+            "bip37-conform: {} report written to {}",
+            format_name(*format),
+            path.display()
+        );
+    }
+    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
+        bip37_harness::say!("{}", next_step(builtin, run.results.len()));
+    }
+    match run.conformance() {
+        Conformance::Conformant => exit::CONFORMANT,
+        Conformance::Failures => exit::FAILURES,
+        Conformance::Breakdown => exit::BREAKDOWN,
+        Conformance::NothingExercised => exit::NOTHING_EXERCISED,
+    }
+}
+
+/// The implementation `target` names, a command line started with `config(argv)`, or the exit
+/// code and message of why it cannot be had (shared by `run` and `fuzz`).
+pub fn start(
+    target: &TargetArgs,
+    config: impl FnOnce(Vec<String>) -> ClientConfig,
+) -> Result<Box<dyn Implementation>, (u8, String)> {
+    if let Some(name) = &target.builtin {
+        return builtin(name).map_err(|e| (exit::HARNESS_ERROR, e));
+    }
+    let command = target.command.as_deref().unwrap_or_default();
+    let argv = shlex::split(command).ok_or_else(|| {
+        (
+            exit::HARNESS_ERROR,
+            format!("cannot split the command line {command:?} (unbalanced quotes?)"),
+        )
+    })?;
+    match Subprocess::start(config(argv)) {
+        Ok(child) => Ok(Box::new(child)),
+        Err(e) => Err((exit::of_start_error(&e), e.to_string())),
+    }
+}
+
+/// Refuses an `--output` or `--report` file that names a file the run reads (the expectations
+/// file or a vector file): the report would replace it.
+fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
+    let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
+    let mut outputs = args
+        .output
+        .iter()
+        .chain(args.reports.iter().map(|(_, path)| path));
+    outputs.try_for_each(|output| {
+        refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
+    })
+}
+
+/// What a run of a built-in implementation was, and how to run one's own.
+fn next_step(builtin: &str, tests: usize) -> String {
+    let what = match builtin {
+        "reference" => "the built-in reference (bip37-reference, the Bitcoin Core-exact \
+                        implementation of this repository): the suite checking itself"
+            .to_string(),
+        mutant => format!(
+            "the built-in {mutant}, the reference with one planted mistake \
+             (`bip37-conform mutants` shows every mutant and the vectors that catch it)"
+        ),
+    };
+    format!(
+        "bip37-conform: that ran {tests} vectors against {what}.\n\
+         Next: test your own implementation through an adapter that speaks the subprocess \
+         protocol (docs/PROTOCOL.md; start from adapters/template.py):\n  \
+         bip37-conform run --impl \"python3 my_adapter.py\""
+    )
+}
+
+fn harness_error(message: &str) -> u8 {
+    bip37_harness::say!("bip37-conform: {message}");
+    exit::HARNESS_ERROR
+}
+
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Human => "human",
+        Format::Json => "JSON",
+        Format::Junit => "JUnit",
+        Format::Tap => "TAP",
+        Format::Markdown => "Markdown",
+    }
+}

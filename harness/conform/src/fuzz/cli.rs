@@ -1,0 +1,230 @@
+//! `bip37-conform fuzz --impl "<command>" --time 60s [--seed N] [--jobs N]`: runs campaigns
+//! ([`super::workers`]) against an implementation, shows progress on stderr
+//! ([`crate::progress`]), and on the first disagreement prints the diagnosis to stderr and the
+//! shrunk input as a ready-to-commit vector file on stdout.
+//!
+//! Exit codes are the suite's: 0 no disagreement, 1 a disagreement, 2 a usage or harness
+//! error, 3 the implementation could not be started (crashed or timed out), 5 nothing was
+//! exercised (every case was answered `unsupported`).
+
+use super::campaign::{Finding, Settings};
+use super::workers::{self, Failure, Outcome};
+use crate::cli::args::{parse_duration, parse_op, TargetArgs};
+use crate::cli::exit;
+use bip37_harness::disagreement::vector::{self, Provenance};
+use bip37_harness::implementation::Answer;
+use bip37_harness::ops::{OpName, Output};
+use bip37_harness::subprocess::ClientConfig;
+use bip37_harness::vectors::Note;
+use clap::Args;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Arguments of `bip37-conform fuzz`.
+#[derive(Debug, Args)]
+pub struct FuzzArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// How long to generate inputs (e.g. 60s, 5m).
+    #[arg(long, value_parser = parse_duration, default_value = "60s")]
+    pub time: Duration,
+    /// The generator seed: the same seed gives the same inputs. Random when absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Only fuzz this operation (its wire name); repeatable.
+    #[arg(long = "op", value_name = "OPERATION", value_parser = parse_op)]
+    pub ops: Vec<OpName>,
+    /// The longest wait for one answer of a subprocess.
+    #[arg(long, value_parser = parse_duration, default_value = "5s")]
+    pub timeout: Duration,
+    /// Workers, each with its own implementation process and seed (--seed, --seed + 1, ...);
+    /// the first finding stops them all. One per core uses the machine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+}
+
+/// Runs the subcommand; returns the exit code.
+pub fn run(args: &FuzzArgs) -> u8 {
+    let config = |argv| ClientConfig {
+        request_timeout: args.timeout,
+        ..ClientConfig::new(argv)
+    };
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let mut settings = Settings::new(args.time, seed);
+    if !args.ops.is_empty() {
+        settings.ops = args.ops.clone();
+    }
+    let jobs = usize::from(args.jobs);
+    let seeds = match jobs {
+        1 => format!("--seed {seed}"),
+        _ => format!(
+            "{jobs} workers, seeds {seed} to {}",
+            seed.wrapping_add(jobs as u64 - 1)
+        ),
+    };
+    bip37_harness::say!(
+        "fuzzing against the reference for {:?} ({seeds})",
+        args.time
+    );
+    let outcome = match workers::run(&args.target, &config, &settings, jobs) {
+        Ok(outcome) => outcome,
+        Err(Failure::Start(code, message)) => {
+            bip37_harness::say!("bip37-conform fuzz: {message}");
+            return code;
+        }
+        Err(Failure::Campaign(e)) => {
+            bip37_harness::say!("bip37-conform fuzz: {e}");
+            return exit::HARNESS_ERROR;
+        }
+    };
+    report(&outcome)
+}
+
+/// A seed from the clock, printed so the run can be repeated.
+fn random_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map(|d| d.as_nanos() as u64).unwrap_or(0)
+}
+
+fn describe(answer: &Answer<Output>) -> String {
+    match answer {
+        Answer::Ok(output) => format!("ok {}", output.to_json()),
+        Answer::Rejected(r) => match r.stage {
+            Some(stage) => format!("rejected at {stage}: {}", r.message),
+            None => format!("rejected: {}", r.message),
+        },
+        Answer::Unsupported => "unsupported".into(),
+        Answer::Fault(fault) => fault.to_string(),
+    }
+}
+
+fn report(outcome: &Outcome) -> u8 {
+    let name = outcome.name.clone();
+    let workers = &outcome.workers;
+    let cases: u64 = workers.iter().map(|w| w.summary.cases).sum();
+    let unsupported: u64 = workers.iter().map(|w| w.summary.unsupported).sum();
+    let elapsed = (workers.iter().map(|w| w.summary.elapsed).max()).unwrap_or_default();
+    let ops: Vec<&str> = workers[0]
+        .summary
+        .ops
+        .iter()
+        .map(|op| op.as_str())
+        .collect();
+    bip37_harness::say!(
+        "{name}: {cases} cases in {:.1}s, {:.0} cases/s ({unsupported} unsupported) over {}",
+        elapsed.as_secs_f64(),
+        cases as f64 / elapsed.as_secs_f64().max(1e-9),
+        ops.join(", ")
+    );
+    if unsupported == cases {
+        bip37_harness::say!(
+            "nothing was exercised: the implementation answered `unsupported` to all {cases} cases"
+        );
+        return exit::NOTHING_EXERCISED;
+    }
+    let first = outcome.first_finding.map(|i| &workers[i]);
+    let Some((seed, Some(finding))) = first.map(|w| (w.seed, &w.summary.finding)) else {
+        bip37_harness::say!("no disagreement with the reference");
+        return exit::CONFORMANT;
+    };
+    print_finding(finding, &name);
+    let provenance = Provenance {
+        generator: format!("bip37-conform fuzz --seed {seed}"),
+        targets: format!(
+            "{name} disagreed with the reference ({})",
+            describe(&finding.candidate)
+        ),
+        slug: format!("{}-seed-{seed}", finding.request.op()),
+        comment: format!(
+            "found by fuzzing {name}, shrunk in {} steps",
+            finding.shrink_steps
+        ),
+    };
+    let notes = notes_of(
+        &finding
+            .lookalikes
+            .iter()
+            .map(|b| b.flag())
+            .collect::<Vec<_>>(),
+    );
+    match vector::vector_file(&finding.request, &finding.reference, &provenance, notes) {
+        Some(file) => crate::cli::output::print(&vector::to_json(&file)),
+        None => bip37_harness::say!("(the reference has no answer to record as a vector)"),
+    }
+    exit::FAILURES
+}
+
+fn print_finding(finding: &Finding, name: &str) {
+    let op = finding.request.op();
+    let class = finding
+        .lookalikes
+        .first()
+        .map_or("unclassified", |b| b.name());
+    // The name without its version, so the signature groups findings across releases.
+    let short = name.split_whitespace().next().unwrap_or(name);
+    bip37_harness::say!("MISMATCH reference-{short}-{op}-{class}");
+    bip37_harness::say!("input:     {}", finding.request.input_json());
+    bip37_harness::say!("reference: {}", describe(&finding.reference));
+    bip37_harness::say!("{name}: {}", describe(&finding.candidate));
+    bip37_harness::say!(
+        "shrunk in {} steps from {}",
+        finding.shrink_steps,
+        finding.original.input_json()
+    );
+    for bug in &finding.lookalikes {
+        bip37_harness::say!(
+            "likely bug: {} ({}): {}",
+            bug.name(),
+            bug.flag(),
+            bug.explanation()
+        );
+    }
+}
+
+/// The notes the built-in vectors give `flags`; a flag no vector file defines is left out.
+fn notes_of(flags: &[&str]) -> BTreeMap<String, Note> {
+    let mut notes = BTreeMap::new();
+    for file in crate::cli::vector_set::load_files(None).unwrap_or_default() {
+        for (flag, note) in file.file.notes {
+            if flags.contains(&flag.as_str()) {
+                notes.insert(flag, note);
+            }
+        }
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(builtin: &str, time: Duration, ops: Vec<OpName>) -> FuzzArgs {
+        FuzzArgs {
+            target: TargetArgs {
+                command: None,
+                builtin: Some(builtin.into()),
+            },
+            time,
+            seed: Some(1),
+            ops,
+            timeout: Duration::from_secs(5),
+            jobs: 1,
+        }
+    }
+
+    #[test]
+    fn exit_codes_say_whether_a_disagreement_was_found() {
+        let quick = Duration::from_millis(200);
+        assert_eq!(run(&args("reference", quick, vec![])), exit::CONFORMANT);
+        let mutant = "mutant:truncation-not-detected";
+        let found = run(&args(
+            mutant,
+            Duration::from_secs(20),
+            vec![OpName::FilteraddDecode],
+        ));
+        assert_eq!(found, exit::FAILURES);
+        assert_eq!(run(&args("no-such", quick, vec![])), exit::HARNESS_ERROR);
+        let unfuzzed = args("reference", quick, vec![OpName::Sequence]);
+        assert_eq!(run(&unfuzzed), exit::HARNESS_ERROR);
+    }
+}

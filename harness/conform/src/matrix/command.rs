@@ -1,0 +1,145 @@
+//! `bip37-conform matrix`: run several protocol v1 implementations over the same selected
+//! vectors, one after the other, and write the matrix as Markdown and/or JSON.
+
+use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
+use crate::cli::args::{SelectArgs, TimeoutArgs, VectorArgs};
+use crate::cli::{exit, vector_set};
+use crate::progress::{seconds_since, Progress};
+use bip37_harness::atomic_file::refuse_overwriting;
+use bip37_harness::implementation::Implementation;
+use bip37_harness::runner::run_tests_observed;
+use bip37_harness::subprocess::Subprocess;
+use bip37_harness::vectors::LoadedTest;
+use clap::Args;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The arguments of `bip37-conform matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// A column: its name, `=`, and the command line of a protocol v1 implementation
+    /// (split like a shell would, run without one); repeatable, in column order.
+    #[arg(long = "impl", value_name = "NAME=COMMAND", required = true, value_parser = parse_spec)]
+    pub impls: Vec<ImplSpec>,
+    #[command(flatten)]
+    pub vectors: VectorArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// One row per vector, or per group of vectors every implementation treats alike.
+    #[arg(long, value_enum, default_value_t = RowMode::Groups)]
+    pub rows: RowMode,
+    /// Write the Markdown matrix here (without --markdown or --json it goes to stdout).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Write the JSON matrix here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub timeouts: TimeoutArgs,
+}
+
+fn parse_spec(text: &str) -> Result<ImplSpec, String> {
+    ImplSpec::parse(text).map_err(|e| e.to_string())
+}
+
+/// Runs `bip37-conform matrix` and returns its exit code: 0 once the matrix is written.
+pub fn run(args: &MatrixArgs) -> u8 {
+    if let Err(e) = super::spec::check_unique(&args.impls) {
+        return fail(exit::HARNESS_ERROR, &e.to_string());
+    }
+    if let Err(e) = refuse_outputs_over_inputs(args) {
+        return fail(exit::HARNESS_ERROR, &e);
+    }
+    let tests = match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
+        Ok(tests) => tests,
+        Err(code) => return code,
+    };
+    let selected = args.select.selection().apply(&tests);
+    let mut columns = Vec::new();
+    for spec in &args.impls {
+        match run_one(spec, &selected, args) {
+            Ok(column) => {
+                bip37_harness::say!(
+                    "bip37-conform matrix: {} ({}): {}",
+                    spec.name,
+                    column.participant.implementation,
+                    column.summary
+                );
+                columns.push(column);
+            }
+            Err((code, message)) => return fail(code, &message),
+        }
+    }
+    let matrix = match build(columns, args.rows) {
+        Ok(matrix) => matrix,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e),
+    };
+    let outputs = [
+        (args.markdown.as_deref(), markdown::render(&matrix)),
+        (args.json.as_deref(), json::render(&matrix)),
+    ];
+    if args.markdown.is_none() && args.json.is_none() {
+        crate::cli::output::print(&outputs[0].1);
+        return exit::CONFORMANT;
+    }
+    for (path, text) in outputs {
+        if let Some(path) = path {
+            if let Err(e) = write(path, &text) {
+                return fail(exit::HARNESS_ERROR, &e);
+            }
+        }
+    }
+    exit::CONFORMANT
+}
+
+/// Starts one implementation, runs the selected tests against it, stops it and diagnoses it.
+fn run_one(
+    spec: &ImplSpec,
+    selected: &[&LoadedTest],
+    args: &MatrixArgs,
+) -> Result<ColumnRun, (u8, String)> {
+    let mut child = Subprocess::start(args.timeouts.client_config(spec.argv.clone()))
+        .map_err(|e| (exit::of_start_error(&e), format!("{}: {e}", spec.name)))?;
+    let mut progress = Progress::new(&spec.name, selected.len() as u64, "tests");
+    let began = Instant::now();
+    let run = run_tests_observed(
+        selected,
+        &mut child,
+        &args.timeouts.run_options(),
+        &mut |done| progress.update(done as u64, || seconds_since(began)),
+    );
+    progress.finish();
+    let participant = Participant {
+        name: spec.name.clone(),
+        command: spec.command.clone(),
+        implementation: child.name(),
+        notes: child.hello().notes.clone(),
+        operations: child.operations(),
+    };
+    drop(child);
+    Ok(ColumnRun::diagnosed(participant, run))
+}
+
+/// Refuses `--markdown` and `--json` naming the same file, or a vector file the run reads.
+fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
+    let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
+    if let (Some(markdown), Some(json)) = (&args.markdown, &args.json) {
+        refuse_overwriting(markdown, [json])?;
+    }
+    for output in args.markdown.iter().chain(&args.json) {
+        refuse_overwriting(output, &vector_files)?;
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    bip37_harness::atomic_file::write(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    bip37_harness::say!("bip37-conform matrix: wrote {}", path.display());
+    Ok(())
+}
+
+fn fail(code: u8, message: &str) -> u8 {
+    bip37_harness::say!("bip37-conform matrix: {message}");
+    code
+}

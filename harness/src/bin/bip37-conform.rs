@@ -1,5 +1,0 @@
-//! `bip37-conform`: the BIP 37 conformance suite on the command line (see `--help`).
-
-fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(bip37_harness::cli::main(std::env::args_os()))
-}
