@@ -10,7 +10,6 @@
 //! Every answer is what rust-bitcoin does, never adjusted towards Core: where it differs, the
 //! difference is listed in `expectations.toml` with the reason.
 
-pub mod guard;
 pub mod merkle;
 pub mod messages;
 
@@ -53,26 +52,26 @@ impl Implementation for RustBitcoin {
     }
 
     fn filterload_decode(&mut self, input: &PayloadInput) -> Answer<FilterloadOutput> {
-        guard::guarded(|| messages::filterload(&input.payload))
+        messages::filterload(&input.payload)
     }
 
     fn filterload_accept(&mut self, input: &PayloadInput) -> Answer<FilterloadOutput> {
-        guard::guarded(|| messages::filterload(&input.payload))
+        messages::filterload(&input.payload)
     }
 
     fn filteradd_decode(&mut self, input: &PayloadInput) -> Answer<FilteraddOutput> {
-        guard::guarded(|| messages::filteradd(&input.payload))
+        messages::filteradd(&input.payload)
     }
 
     fn filteradd_accept(&mut self, input: &PayloadInput) -> Answer<FilteraddOutput> {
-        guard::guarded(|| messages::filteradd(&input.payload))
+        messages::filteradd(&input.payload)
     }
 
     fn pmt_build(&mut self, input: &PmtBuildInput) -> Answer<PmtBuildOutput> {
-        guard::guarded(|| merkle::build(input))
+        merkle::build(input)
     }
 
     fn pmt_extract(&mut self, input: &PmtExtractInput) -> Answer<PmtExtractOutput> {
-        guard::guarded(|| merkle::extract(&input.pmt))
+        merkle::extract(&input.pmt)
     }
 }

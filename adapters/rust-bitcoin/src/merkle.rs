@@ -10,8 +10,8 @@ use bitcoin::merkle_tree::PartialMerkleTree;
 use bitcoin::Txid;
 
 /// The serialized tree of `input.txids` with `input.matches`. rust-bitcoin asserts that there
-/// is at least one txid and one flag per txid: other inputs panic, and are reported as the
-/// crash they are.
+/// is at least one txid and one flag per txid: other inputs panic, which the runner reports as
+/// the crash it is.
 pub fn build(input: &PmtBuildInput) -> Answer<PmtBuildOutput> {
     let mut txids = Vec::with_capacity(input.txids.len());
     for txid in &input.txids {
