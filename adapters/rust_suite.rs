@@ -14,6 +14,7 @@ use bip37_harness::subprocess::{ClientConfig, Subprocess};
 use bip37_harness::vectors::{embedded, LoadedTest};
 use std::collections::HashSet;
 use std::path::Path;
+use std::time::Duration;
 
 /// Runs the suite on `implementation` and asserts it matches `expectations` (a path relative to
 /// the adapter's directory); returns the judged run.
@@ -34,11 +35,17 @@ pub fn check(implementation: &mut dyn Implementation, manifest_dir: &str) -> Run
 }
 
 /// [`check`] through `server` (the adapter's binary), which must say the same hello as
-/// `in_process` and reach the same verdict on every test; it is restarted once per crash.
+/// `in_process` and reach the same verdict on every test. Requests get a minute, not the
+/// default 5 s: an answer that takes long (sv returns a 32 MB element for a truncated
+/// `filteradd`) must end in the same verdict as in-process, not in a timeout that depends on
+/// the machine's speed.
 pub fn check_served(in_process: &mut dyn Implementation, server: &str, manifest_dir: &str) {
     let direct = check(in_process, manifest_dir);
-    let mut child = Subprocess::start(ClientConfig::new(vec![server.into()]))
-        .unwrap_or_else(|e| panic!("{server} starts: {e}"));
+    let config = ClientConfig {
+        request_timeout: Duration::from_secs(60),
+        ..ClientConfig::new(vec![server.into()])
+    };
+    let mut child = Subprocess::start(config).unwrap_or_else(|e| panic!("{server} starts: {e}"));
     assert_eq!(
         child.name(),
         format!("{} {}", in_process.name(), in_process.version())
@@ -53,12 +60,6 @@ pub fn check_served(in_process: &mut dyn Implementation, server: &str, manifest_
             .collect()
     };
     assert_eq!(states(&direct), states(&served));
-    let crashes = served
-        .results
-        .iter()
-        .filter(|r| r.message.contains("crashed"))
-        .count();
-    assert_eq!(child.restarts(), crashes);
 }
 
 fn vectors() -> Vec<LoadedTest> {

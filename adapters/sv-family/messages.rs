@@ -1,15 +1,15 @@
-//! `filterload` and `filteradd` payloads the way nour's message reader handles them
-//! (`Message::read_partial`): the payload's `read` from a cursor, which does not look for
-//! trailing bytes, then, for the `*Accept` operations, the message's `validate` (its limits:
-//! 36,000 filter bytes, 50 hash functions, flags at most 2, 520 element bytes).
+//! `filterload` and `filteradd` payloads the way the rust-sv family's message reader handles
+//! them (`Message::read_partial` of `sv` and `nour`): the payload's `read` from a cursor, which
+//! does not look for trailing bytes, then, for the `*Accept` operations, the message's
+//! `validate` (the library's limits: 36,000 filter bytes and 50 hash functions, 520-byte
+//! elements, and in nour flags at most 2).
 
+use crate::api::{FilterAdd, FilterLoad, Serializable};
 use bip37_harness::implementation::{Answer, Stage};
 use bip37_harness::ops::{FilteraddOutput, FilterloadOutput};
-use nour::messages::{FilterAdd, FilterLoad};
-use nour::util::Serializable;
 use std::io::Cursor;
 
-/// A `filterload` payload read by nour, and validated when `accept` says so.
+/// A `filterload` payload read by the library, and validated when `accept` says so.
 pub fn filterload(payload: &[u8], accept: bool) -> Answer<FilterloadOutput> {
     let message = match FilterLoad::read(&mut Cursor::new(payload)) {
         Ok(message) => message,
@@ -28,12 +28,12 @@ pub fn filterload(payload: &[u8], accept: bool) -> Answer<FilterloadOutput> {
             tweak: filter.tweak,
             flags: message.flags,
         }),
-        // nour reads the count from four bytes, so this does not happen.
+        // The library reads the count from four bytes, so this does not happen.
         Err(e) => Answer::reject(Stage::Decode, e),
     }
 }
 
-/// A `filteradd` payload read by nour, and validated when `accept` says so.
+/// A `filteradd` payload read by the library, and validated when `accept` says so.
 pub fn filteradd(payload: &[u8], accept: bool) -> Answer<FilteraddOutput> {
     let message = match FilterAdd::read(&mut Cursor::new(payload)) {
         Ok(message) => message,

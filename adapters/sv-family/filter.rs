@@ -1,20 +1,20 @@
-//! nour's filter (`nour::util::BloomFilter`): its constructor's sizing, and a filter set up,
-//! filled and queried through its public fields, `add` and `contains`, then written as nour's
-//! `filterload` message.
+//! The filter of the rust-sv family (`util::BloomFilter` of `sv` and of its fork `nour`): its
+//! constructor's sizing, and a filter set up, filled and queried through its public fields,
+//! `add` and `contains`, then written as the library's `filterload` message. The including
+//! crate's `api` module names the library.
 //!
-//! nour's constructor takes no tweak (it draws one at random) and its filter has no flags: a
-//! sized filter gets the test's tweak through the public `tweak` field, and the flags travel in
-//! the `FilterLoad` message, where nour keeps them.
+//! The constructor takes no tweak (it draws one at random) and the filter has no flags: a sized
+//! filter gets the test's tweak through the public `tweak` field, and the flags travel in the
+//! `FilterLoad` message, where the library keeps them.
 
+use crate::api::{self, BloomFilter, FilterLoad, Serializable};
 use bip37_harness::hex::Hex;
 use bip37_harness::implementation::{Answer, Stage};
 use bip37_harness::ops::{
     BuildFilterInput, BuildFilterOutput, FilterInit, SizingInput, SizingOutput,
 };
-use nour::messages::FilterLoad;
-use nour::util::{BloomFilter, Serializable};
 
-/// nour's filter size and hash function count for (n, p); parameters its constructor refuses
+/// The library's filter size and hash function count for (n, p); parameters its constructor refuses
 /// are rejected.
 pub fn sizing(input: &SizingInput) -> Answer<SizingOutput> {
     match BloomFilter::new(f64::from(input.n_elements), input.fp_rate.0) {
@@ -35,7 +35,7 @@ fn sized_output(filter: &BloomFilter) -> Answer<SizingOutput> {
         _ => Answer::reject(
             Stage::Parameters,
             format!(
-                "nour sized {} bytes and {} hash functions, beyond 32 bits",
+                "sized {} bytes and {} hash functions, beyond 32 bits",
                 filter.filter.len(),
                 filter.num_hash_funcs
             ),
@@ -44,14 +44,15 @@ fn sized_output(filter: &BloomFilter) -> Answer<SizingOutput> {
 }
 
 /// The filter of `input.filter`, with `input.insert` added, written as a `filterload` payload
-/// and asked about each of `input.queries`. An element nour's `add` refuses is a rejection.
+/// and asked about each of `input.queries`. An element the library's `add` refuses is a
+/// rejection.
 pub fn build(input: &BuildFilterInput) -> Answer<BuildFilterOutput> {
     let (mut filter, flags) = match set_up(&input.filter) {
         Ok(set_up) => set_up,
         Err(e) => return Answer::reject(Stage::Parameters, e),
     };
     for element in &input.insert {
-        if let Err(e) = filter.add(element) {
+        if let Err(e) = api::add(&mut filter, element) {
             return Answer::reject(Stage::Parameters, e);
         }
     }
@@ -70,8 +71,8 @@ pub fn build(input: &BuildFilterInput) -> Answer<BuildFilterOutput> {
     })
 }
 
-/// nour's filter for a test's set-up, and the flags its `filterload` carries.
-fn set_up(init: &FilterInit) -> Result<(BloomFilter, u8), nour::util::Error> {
+/// The library's filter for a test's set-up, and the flags its `filterload` carries.
+fn set_up(init: &FilterInit) -> Result<(BloomFilter, u8), api::Error> {
     Ok(match init {
         FilterInit::Sized {
             n_elements,
