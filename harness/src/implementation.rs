@@ -119,6 +119,19 @@ pub trait Implementation {
     /// A short name for reports.
     fn name(&self) -> String;
 
+    /// The version of the implementation under test: `hello.version` when it is served over
+    /// the subprocess protocol. The default is this harness's version, which is right for the
+    /// built-ins (versioned with it); a third-party implementation says its own.
+    fn version(&self) -> String {
+        env!("CARGO_PKG_VERSION").to_string()
+    }
+
+    /// What a reader of its results should know (`hello.notes`), e.g. which inputs of a
+    /// supported operation it cannot handle.
+    fn notes(&self) -> Option<String> {
+        None
+    }
+
     /// The operations this implementation claims (the handshake of the subprocess protocol).
     /// Requests for other operations are reported as unsupported without being sent.
     fn operations(&self) -> Vec<OpName> {

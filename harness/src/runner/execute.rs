@@ -3,10 +3,11 @@
 
 use super::state::State;
 use super::verdict::{judge, TestResult};
-use crate::implementation::{Answer, Implementation};
-use crate::ops::OpName;
+use crate::implementation::{Answer, Fault, Implementation};
+use crate::ops::{OpName, Output, Request};
 use crate::vectors::LoadedTest;
 use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 /// How a run is bounded.
@@ -93,7 +94,7 @@ pub fn run_tests_observed(
         }
         let began = Instant::now();
         let answer = if claimed.contains(&test.request.op()) {
-            implementation.execute(&test.request)
+            answer_of(implementation, &test.request)
         } else {
             Answer::Unsupported
         };
@@ -113,6 +114,21 @@ pub fn run_tests_observed(
         missing_operations: Vec::new(),
         allow_empty: false,
     }
+}
+
+/// The implementation's answer to `request`. An in-process implementation that panics (a
+/// library asserting on an input) has crashed on that test: the panic becomes
+/// [`Fault::Crash`] and the run goes on, as it does when a subprocess dies. Later answers are
+/// judged as they come, whatever state the panic left behind.
+fn answer_of(implementation: &mut dyn Implementation, request: &Request) -> Answer<Output> {
+    catch_unwind(AssertUnwindSafe(|| implementation.execute(request))).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        Answer::Fault(Fault::Crash(format!("panicked: {why}")))
+    })
 }
 
 impl Run {
@@ -144,5 +160,40 @@ impl Run {
     /// The results that make the run fail, in run order.
     pub fn failures(&self) -> impl Iterator<Item = &TestResult> {
         self.results.iter().filter(|r| r.state.is_failure())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{Murmur3Input, Murmur3Output};
+
+    /// Panics on every other request.
+    struct Flaky(u32);
+
+    impl Implementation for Flaky {
+        fn name(&self) -> String {
+            "flaky".into()
+        }
+
+        fn murmur3(&mut self, _input: &Murmur3Input) -> Answer<Murmur3Output> {
+            self.0 += 1;
+            assert!(self.0.is_multiple_of(2), "odd request {}", self.0);
+            Answer::Ok(Murmur3Output { hash: 0 })
+        }
+    }
+
+    #[test]
+    fn a_panic_is_a_crash_of_that_test_and_the_run_goes_on() {
+        let request = Request::Murmur3(Murmur3Input {
+            seed: 0,
+            data: crate::hex::Hex(vec![]),
+        });
+        let mut flaky = Flaky(0);
+        match answer_of(&mut flaky, &request) {
+            Answer::Fault(Fault::Crash(why)) => assert!(why.contains("odd request 1"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(answer_of(&mut flaky, &request), Answer::Ok(_)));
     }
 }

@@ -346,6 +346,14 @@ impl Implementation for Subprocess {
             .to_string()
     }
 
+    fn version(&self) -> String {
+        self.hello.version.clone()
+    }
+
+    fn notes(&self) -> Option<String> {
+        self.hello.notes.clone()
+    }
+
     fn operations(&self) -> Vec<OpName> {
         self.hello.known_operations()
     }

@@ -43,12 +43,12 @@ pub fn serve(
         hello: Hello {
             protocol: PROTOCOL_VERSION,
             implementation: implementation.name(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            version: implementation.version(),
             operations: operations
                 .iter()
                 .map(|op| op.as_str().to_string())
                 .collect(),
-            notes: None,
+            notes: implementation.notes(),
         },
     };
     write_line(&mut output, &hello)?;
