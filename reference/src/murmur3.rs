@@ -169,9 +169,17 @@ mod tests {
 
     #[test]
     fn the_last_link_of_the_mix_wraps_as_the_plain_formula() {
-        for r in [0, 1, 0x3333_3333, 0x3333_3334, 0x8000_0000, u32::MAX - 4, u32::MAX]
-            .into_iter()
-            .chain((0..1000u32).map(|i| i.wrapping_mul(0x9E37_79B9)))
+        for r in [
+            0,
+            1,
+            0x3333_3333,
+            0x3333_3334,
+            0x8000_0000,
+            u32::MAX - 4,
+            u32::MAX,
+        ]
+        .into_iter()
+        .chain((0..1000u32).map(|i| i.wrapping_mul(0x9E37_79B9)))
         {
             assert_eq!(
                 times5_plus_constant(r),
