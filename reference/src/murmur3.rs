@@ -78,7 +78,7 @@ fn blocks(data: &[u8]) -> (impl Iterator<Item = u32> + '_, Option<u32>) {
 /// The element sizes BIP 37 hashes (20 B hash160, 32 B txid, 33 and 65 B public keys, 36 B
 /// outpoint) each get a copy compiled for their length: blocks fully unrolled and the tail
 /// known. Against a GCC -O2 build of Core's function (without the single `lea` of
-/// [`times5_plus_constant`] on either side) the copies measured 0.90-1.08 of Core's speed at
+/// `times5_plus_constant` on either side) the copies measured 0.90-1.08 of Core's speed at
 /// 20-36 B where the general loop measured 0.86-0.95.
 pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
     match data.len() {
