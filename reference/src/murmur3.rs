@@ -29,7 +29,7 @@ const MIX_ADD: u32 = 0xe654_6b64;
 /// where GCC's build of Core waits three. On the project's machine (Intel Xeon, 2026-12)
 /// a GCC -O2 build of Core's function against this one in the same process, interleaved:
 /// without the `lea` 0.80 of Core's speed at 520 B and 4 KiB; with it 0.93-1.01 there (four
-/// runs), and 1.17-1.28 at 20-65 B with the per-size copies of [`murmur3`]. The murmur3
+/// runs), and 1.17-1.28 at 20-65 B with the per-size copies of [`murmur3()`]. The murmur3
 /// bench shows the same step against `mur3`: 0.95-1.01 before, 1.10-1.25 after. The block is pure arithmetic on registers: it reads and writes no memory
 /// and leaves the flags alone, so LLVM still schedules and unrolls around it.
 #[cfg(target_arch = "x86_64")]
