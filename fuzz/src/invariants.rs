@@ -56,8 +56,8 @@ pub struct FilterCase {
 }
 
 impl FilterSetup {
-    fn build(&self) -> Option<BloomFilter> {
-        match *self {
+    fn build(self) -> Option<BloomFilter> {
+        match self {
             FilterSetup::Sized { n, p, tweak, flags } => {
                 let filter = BloomFilter::new(n, p, tweak, flags).ok()?;
                 assert!(
@@ -78,12 +78,12 @@ impl FilterSetup {
                 flags,
             )),
             FilterSetup::Loaded {
-                ref data,
+                data,
                 hash_funcs,
                 tweak,
                 flags,
             } => Some(BloomFilter::from_parts(
-                data.clone(),
+                data,
                 u32::from(hash_funcs) % (MAX_HASH_FUNCS + 1),
                 tweak,
                 flags,
@@ -115,10 +115,16 @@ fn check_consistent(filter: &BloomFilter, element: &[u8], indexes: &[u32]) -> bo
 
 /// The target: build, insert, query and roundtrip one arbitrary filter.
 pub fn filter(bytes: &[u8]) {
-    let Ok(case) = FilterCase::arbitrary_take_rest(Unstructured::new(bytes)) else {
+    crate::heap::keep_freed_memory();
+    let Ok(FilterCase {
+        setup,
+        inserts,
+        queries,
+    }) = FilterCase::arbitrary_take_rest(Unstructured::new(bytes))
+    else {
         return;
     };
-    let Some(mut filter) = case.setup.build() else {
+    let Some(mut filter) = setup.build() else {
         return;
     };
     // The filter as the bit indexes say it must be: each insert sets exactly the bits of
@@ -130,11 +136,11 @@ pub fn filter(bytes: &[u8]) {
     // bits, so they are computed once.
     // The model's buffer is kept across inputs: a fresh copy of a filter up to 65,535 bytes
     // landed on fresh pages, and perf put 8% of the target in their page faults.
-    let mut inserted = Vec::with_capacity(case.inserts.len());
+    let mut inserted = Vec::with_capacity(inserts.len());
     EXPECTED.with_borrow_mut(|expected| {
         expected.clear();
         expected.extend_from_slice(filter.data());
-        for element in &case.inserts {
+        for element in &inserts {
             let indexes = filter.bit_indexes(element);
             for &bit in &indexes {
                 expected[(bit / 8) as usize] |= 1 << (bit % 8);
@@ -159,7 +165,7 @@ pub fn filter(bytes: &[u8]) {
         let contained = check_consistent(&filter, element, indexes);
         assert!(contained, "false negative for {element:02x?}");
     }
-    for element in &case.queries {
+    for element in &queries {
         check_consistent(&filter, element, &filter.bit_indexes(element));
     }
     let payload = FilterLoad::from(&filter).encode();

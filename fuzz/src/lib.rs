@@ -22,6 +22,7 @@
 pub mod alloc_guard;
 pub mod decode;
 pub mod hashing;
+pub mod heap;
 pub mod invariants;
 pub mod layout;
 pub mod merkle;

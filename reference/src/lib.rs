@@ -17,6 +17,7 @@
 //!
 //! Nothing here panics on any input, and no decoder allocates from an untrusted length.
 
+mod bit_modulus;
 pub mod block;
 pub mod ceilings;
 pub mod compact_size;
