@@ -180,6 +180,7 @@ fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
         .chain(args.reports.iter().map(|(_, path)| path));
     outputs.try_for_each(|output| {
         refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
+            .map_err(|e| e.to_string())
     })
 }
 
