@@ -96,16 +96,38 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 pub fn refuse_overwriting<'a>(
     output: &Path,
     inputs: impl IntoIterator<Item = &'a PathBuf>,
-) -> Result<(), String> {
+) -> Result<(), OverwriteRefused> {
     match inputs.into_iter().find(|input| same_file(output, input)) {
-        Some(input) => Err(format!(
-            "{} is the same file as the input {}: refusing to overwrite it",
-            output.display(),
-            input.display()
-        )),
+        Some(input) => Err(OverwriteRefused {
+            output: output.to_path_buf(),
+            input: input.clone(),
+        }),
         None => Ok(()),
     }
 }
+
+/// An output that names a file the command reads, refused by [`refuse_overwriting`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OverwriteRefused {
+    /// The output as given.
+    pub output: PathBuf,
+    /// The input it is the same file as.
+    pub input: PathBuf,
+}
+
+impl std::fmt::Display for OverwriteRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is the same file as the input {}: refusing to overwrite it",
+            self.output.display(),
+            self.input.display()
+        )
+    }
+}
+
+impl std::error::Error for OverwriteRefused {}
 
 fn canonical(path: &Path) -> Option<PathBuf> {
     if let Ok(full) = fs::canonicalize(path) {

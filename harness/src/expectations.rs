@@ -22,7 +22,9 @@ use crate::ops::OpName;
 use crate::runner::{Run, State};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// The contents of an expectations file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -59,33 +61,38 @@ const HEADER: &str = "\
 
 impl Expectations {
     /// Parses the TOML text of an expectations file.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let parsed: Expectations = toml::from_str(text).map_err(|e| e.to_string())?;
-        for name in &parsed.operations {
-            if OpName::from_name(name).is_none() {
-                return Err(format!(
-                    "operations: {name:?} is not an operation; known: {}",
-                    crate::runner::exercised::known_operations()
-                ));
-            }
+    pub fn parse(text: &str) -> Result<Self, ExpectationsError> {
+        let parsed: Expectations = toml::from_str(text).map_err(ExpectationsError::Syntax)?;
+        if let Some(name) = parsed
+            .operations
+            .iter()
+            .find(|name| OpName::from_name(name).is_none())
+        {
+            return Err(ExpectationsError::UnknownOperation { name: name.clone() });
         }
-        for (id, entry) in &parsed.failures {
-            if !entry.state.can_be_expected() {
-                return Err(format!(
-                    "failures.\"{id}\".state: {} is not a failure an expectations file can list",
-                    entry.state
-                ));
-            }
+        if let Some((id, entry)) = parsed
+            .failures
+            .iter()
+            .find(|(_, entry)| !entry.state.can_be_expected())
+        {
+            return Err(ExpectationsError::NotAFailure {
+                id: id.clone(),
+                state: entry.state,
+            });
         }
         Ok(parsed)
     }
 
     /// Reads an expectations file: a regular file of at most [`MAX_FILE_BYTES`]; a missing
     /// file is an error (only `--update-expectations` may start from nothing).
-    pub fn load(path: &Path) -> Result<Self, String> {
+    pub fn load(path: &Path) -> Result<Self, ExpectationsError> {
+        let in_file = |source| ExpectationsError::InFile {
+            path: path.to_path_buf(),
+            source: Box::new(source),
+        };
         match crate::input_file::read_text(path, MAX_FILE_BYTES) {
-            Ok(text) => Self::parse(&text).map_err(|e| format!("{}: {e}", path.display())),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Ok(text) => Self::parse(&text).map_err(in_file),
+            Err(e) => Err(in_file(ExpectationsError::Read(e))),
         }
     }
 
@@ -192,6 +199,60 @@ impl Expectations {
     }
 }
 
+/// Why an expectations file cannot be used. The messages name the field at fault; an error
+/// of [`Expectations::load`] is prefixed with the file's path.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ExpectationsError {
+    /// The file cannot be read (missing, not a regular file, too large, not UTF-8).
+    Read(io::Error),
+    /// The text is not TOML of the expectations format (an unknown key, a bad state name).
+    Syntax(toml::de::Error),
+    /// `operations` names something that is not an operation.
+    UnknownOperation { name: String },
+    /// A `failures` entry lists a state that is not a failure (`pass`, `unexpectedPass`...).
+    NotAFailure { id: String, state: State },
+    /// One of the errors above, in the file at `path`.
+    InFile {
+        path: PathBuf,
+        source: Box<ExpectationsError>,
+    },
+}
+
+impl fmt::Display for ExpectationsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExpectationsError::Read(e) => write!(f, "{e}"),
+            ExpectationsError::Syntax(e) => write!(f, "{e}"),
+            ExpectationsError::UnknownOperation { name } => write!(
+                f,
+                "operations: {name:?} is not an operation; known: {}",
+                crate::runner::exercised::known_operations()
+            ),
+            ExpectationsError::NotAFailure { id, state } => write!(
+                f,
+                "failures.\"{id}\".state: {state} is not a failure an expectations file can list"
+            ),
+            ExpectationsError::InFile { path, source } => {
+                write!(f, "{}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ExpectationsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExpectationsError::Read(e) => Some(e),
+            ExpectationsError::Syntax(e) => Some(e),
+            ExpectationsError::InFile { source, .. } => Some(source.as_ref()),
+            ExpectationsError::UnknownOperation { .. } | ExpectationsError::NotAFailure { .. } => {
+                None
+            }
+        }
+    }
+}
+
 /// The operations some test of `run` asks, and those some test got an answer to (anything but
 /// `unsupported` or not run).
 fn coverage(run: &Run) -> (HashSet<OpName>, HashSet<OpName>) {
@@ -216,7 +277,29 @@ mod tests {
         assert_eq!(parsed.failures["a/b"].state, State::WrongValue);
         assert_eq!(Expectations::parse(&parsed.to_toml()).unwrap(), parsed);
         let err = Expectations::parse(&text.replace("wrongValue", "pass")).unwrap_err();
-        assert!(err.contains("not a failure"), "{err}");
+        assert!(
+            matches!(err, ExpectationsError::NotAFailure { .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("not a failure"), "{err}");
         assert!(Expectations::parse("[failures.x]\nstate = \"bogus\"\nreason = \"\"\n").is_err());
+    }
+
+    #[test]
+    fn a_load_error_names_the_file_and_keeps_its_cause() {
+        use std::error::Error;
+        let path = Path::new("no/such/expectations.toml");
+        let err = Expectations::load(path).unwrap_err();
+        assert!(
+            err.to_string().starts_with("no/such/expectations.toml: "),
+            "{err}"
+        );
+        let cause = err.source().expect("the read error");
+        assert!(
+            cause.downcast_ref::<ExpectationsError>().is_some(),
+            "{cause:?}"
+        );
+        let io = cause.source().and_then(|e| e.downcast_ref::<io::Error>());
+        assert_eq!(io.map(io::Error::kind), Some(io::ErrorKind::NotFound));
     }
 }

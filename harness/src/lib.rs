@@ -6,6 +6,8 @@
 //! model and the embedded vectors, the runner, the expectations file, the reports, the mutants
 //! and the diagnosis, and the subprocess protocol (client and server).
 //!
+//! A Rust implementation runs the suite from its own `cargo test` with [`Suite`].
+//!
 //! It is split from the tools by job, with Cargo enforcing the layering: the command line
 //! `bip37-conform` and its heavy products (the fuzz campaign, the matrix, live-node
 //! confirmation) live in the crate `bip37-conform` (`harness/conform/`), and the maintainers'
@@ -29,4 +31,7 @@ pub mod report;
 pub mod runner;
 pub mod scripts;
 pub mod subprocess;
+pub mod suite;
 pub mod vectors;
+
+pub use suite::Suite;

@@ -192,7 +192,10 @@ fn a_child_that_never_says_hello_or_speaks_another_protocol_is_refused() {
     })
     .err()
     .unwrap();
-    assert_eq!(err, StartError::Timeout(Duration::from_millis(300)));
+    assert!(
+        matches!(err, StartError::Timeout(t) if t == Duration::from_millis(300)),
+        "{err}"
+    );
     assert!(began.elapsed() < Duration::from_secs(2));
     let err = Subprocess::start(config("future_protocol")).err().unwrap();
     assert!(
@@ -202,5 +205,11 @@ fn a_child_that_never_says_hello_or_speaks_another_protocol_is_refused() {
     let err = Subprocess::start(ClientConfig::new(vec!["/nonexistent/adapter".into()]))
         .err()
         .unwrap();
-    assert!(matches!(err, StartError::Spawn(_)), "{err}");
+    assert!(matches!(err, StartError::Spawn { .. }), "{err}");
+    let cause = std::error::Error::source(&err).and_then(|e| e.downcast_ref::<std::io::Error>());
+    assert_eq!(
+        cause.map(std::io::Error::kind),
+        Some(std::io::ErrorKind::NotFound),
+        "{err}"
+    );
 }

@@ -2,6 +2,9 @@
 //! both rejecting (at any stage: where an implementation rejects is its own business, as for
 //! `invalid` vectors). An unsupported operation is not a disagreement; a crash, a timeout or a
 //! protocol error always is.
+//!
+//! [`Agreement`] is not a [`crate::runner::State`]: a state judges an answer against a vector,
+//! an agreement against another answer (`runner::state` relates the outcome types).
 
 use crate::implementation::Answer;
 use crate::ops::Output;

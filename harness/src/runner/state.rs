@@ -1,5 +1,24 @@
 //! The state of one test after a run: richer than pass/fail, so that a partial implementation,
 //! a crash and a wrong value are told apart, and so that known failures can be expected.
+//!
+//! # The outcome vocabulary
+//!
+//! Four types say what happened, each a judgement the one before it cannot make:
+//!
+//! - [`Answer`](crate::implementation::Answer): what an implementation said to one request (a
+//!   value, a rejection with its stage and words, "unsupported", or a fault the harness saw).
+//!   Nothing is judged yet: the same answer is right for one vector and wrong for another.
+//! - [`State`] (this module): an answer judged against a vector's expectation, then against the
+//!   expectations file. It needs eleven values because a report must tell a wrong value from a
+//!   wrong rejection, a crash from a protocol error, and an expected failure from an unexpected
+//!   pass. [`Conformance`](super::Conformance) sums the states of a run into its verdict.
+//! - [`Agreement`](crate::disagreement::compare::Agreement): an answer judged against another
+//!   answer, the reference's, where no vector exists yet (the fuzz campaign). Without a vector
+//!   there is no `valid`/`invalid` to say which side is wrong, so three values: agrees,
+//!   disagrees, unsupported.
+//! - `Outcome` (in `bip37-vectorgen`): an answer as a vector can observe it, the rejection's
+//!   stage and words dropped and unsupported counted with the faults, so the generator can ask
+//!   by equality whether a test tells a mutant's answer from Core's.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -12,8 +12,10 @@ use super::protocol::{AnswerLine, Hello, HelloLine, RequestLine, PROTOCOL_VERSIO
 use crate::implementation::{Answer, Fault, Implementation};
 use crate::ops::{OpName, Output, Request};
 use std::fmt;
+use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -46,10 +48,15 @@ impl ClientConfig {
 }
 
 /// Why a child could not be started and greeted.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum StartError {
-    /// The program could not be run at all.
-    Spawn(String),
+    /// The program could not be run at all: `what` failed (running the program, setting up
+    /// its pipes), because of `source` when the system said why.
+    Spawn {
+        what: String,
+        source: Option<Arc<io::Error>>,
+    },
     /// The child exited before its `hello`.
     Crashed(String),
     /// No `hello` within the start timeout.
@@ -71,7 +78,13 @@ const HANDSHAKE_DOC: &str = "docs/PROTOCOL.md, \"1. Handshake\"";
 impl fmt::Display for StartError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StartError::Spawn(why) => write!(f, "cannot start the implementation: {why}"),
+            StartError::Spawn { what, source } => {
+                write!(f, "cannot start the implementation: {what}")?;
+                match source {
+                    Some(e) => write!(f, ": {e}"),
+                    None => Ok(()),
+                }
+            }
             StartError::Crashed(why) => write!(
                 f,
                 "the implementation exited before its hello: {why} ({HANDSHAKE_DOC})"
@@ -87,7 +100,25 @@ impl fmt::Display for StartError {
     }
 }
 
-impl std::error::Error for StartError {}
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StartError::Spawn {
+                source: Some(e), ..
+            } => Some(e.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+impl StartError {
+    fn spawn(what: impl Into<String>, source: Option<io::Error>) -> Self {
+        StartError::Spawn {
+            what: what.into(),
+            source: source.map(Arc::new),
+        }
+    }
+}
 
 /// A running child with its pipes.
 struct Process {
@@ -103,7 +134,7 @@ impl Process {
         let (program, args) = config
             .argv
             .split_first()
-            .ok_or_else(|| StartError::Spawn("the command line is empty".into()))?;
+            .ok_or_else(|| StartError::spawn("the command line is empty", None))?;
         let mut child = Command::new(program)
             .args(args)
             // Its own process group: a wrapper's children and grandchildren go with it.
@@ -112,19 +143,19 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| StartError::Spawn(format!("{program}: {e}")))?;
+            .map_err(|e| StartError::spawn(program.as_str(), Some(e)))?;
         let pipes = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
             (Some(stdin), Some(stdout), Some(stderr)) => RequestWriter::new(stdin)
                 .map(|writer| (writer, stdout, stderr))
-                .map_err(|e| format!("cannot set up the child's stdin: {e}")),
-            _ => Err("the child's pipes are missing".to_string()),
+                .map_err(|e| StartError::spawn("cannot set up the child's stdin", Some(e))),
+            _ => Err(StartError::spawn("the child's pipes are missing", None)),
         };
         let (writer, stdout, stderr) = match pipes {
             Ok(pipes) => pipes,
-            Err(why) => {
+            Err(e) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(StartError::Spawn(why));
+                return Err(e);
             }
         };
         let mut process = Process {

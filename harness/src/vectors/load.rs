@@ -8,17 +8,72 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// A vector file that cannot be used, located as precisely as the problem allows.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A vector file that cannot be used, located as precisely as the problem allows, with the
+/// error that caused it (a read, a JSON syntax or a field error) as its `source()`.
+#[derive(Debug, Clone)]
 pub struct VectorError {
     pub file: String,
+    /// The line and column of the problem; 0 for a problem with the whole file.
     pub line: usize,
     pub column: usize,
     /// The JSON path of the offending field (e.g. `testGroups[0].tests[3].input.data`).
     pub field: String,
     pub message: String,
+    cause: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
+
+impl VectorError {
+    /// A problem at `line`:`column` of `file`, in `field`.
+    pub fn at(
+        file: impl Into<String>,
+        (line, column): (usize, usize),
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        VectorError {
+            file: file.into(),
+            line,
+            column,
+            field: field.into(),
+            message: message.into(),
+            cause: None,
+        }
+    }
+
+    /// A problem with the whole file or directory `file` (it cannot be read or listed).
+    pub fn whole(file: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::at(file, (0, 0), ".", message)
+    }
+
+    /// The same problem, caused by `cause`.
+    fn because(mut self, cause: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.cause = Some(Arc::new(cause));
+        self
+    }
+}
+
+/// Two errors are equal when they say the same thing at the same place.
+impl PartialEq for VectorError {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            &self.file,
+            self.line,
+            self.column,
+            &self.field,
+            &self.message,
+        ) == (
+            &other.file,
+            other.line,
+            other.column,
+            &other.field,
+            &other.message,
+        )
+    }
+}
+
+impl Eq for VectorError {}
 
 impl fmt::Display for VectorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -34,7 +89,12 @@ impl fmt::Display for VectorError {
     }
 }
 
-impl std::error::Error for VectorError {}
+impl std::error::Error for VectorError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        let cause: &(dyn std::error::Error + 'static) = self.cause.as_deref()?;
+        Some(cause)
+    }
+}
 
 /// A test ready to run: the case as written plus its typed request and expected output.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,32 +172,22 @@ struct TestPositions<'a> {
 /// the file is never held as JSON maps all at once (those cost many times the text).
 pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
     let error_at = |offset: usize, field: String, message: String| {
-        let (line, column) = line_column(text, offset);
-        VectorError {
-            file: name.to_string(),
-            line,
-            column,
-            field,
-            message,
-        }
+        VectorError::at(name, line_column(text, offset), field, message)
     };
     let mut de = serde_json::Deserializer::from_str(text);
     let raw: VectorFile<&RawValue> = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let inner = e.inner();
-        VectorError {
-            file: name.to_string(),
-            line: inner.line(),
-            column: inner.column(),
-            field: e.path().to_string(),
-            message: strip_position(&inner.to_string()),
-        }
+        let field = e.path().to_string();
+        let inner = e.into_inner();
+        VectorError::at(
+            name,
+            (inner.line(), inner.column()),
+            field,
+            strip_position(&inner.to_string()),
+        )
+        .because(inner)
     })?;
-    let positions: Positions = serde_json::from_str(text).map_err(|e| VectorError {
-        file: name.to_string(),
-        line: e.line(),
-        column: e.column(),
-        field: ".".into(),
-        message: e.to_string(),
+    let positions: Positions = serde_json::from_str(text).map_err(|e| {
+        VectorError::at(name, (e.line(), e.column()), ".", e.to_string()).because(e)
     })?;
     if raw.suite != SUITE {
         return Err(error_at(
@@ -215,8 +265,9 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                         error_at(
                             offset_of(at.input),
                             format!("{path}.input.{}", e.path),
-                            e.message,
+                            e.message.clone(),
                         )
+                        .because(e)
                     })?;
             let expected = match (&case.expected, case.result) {
                 (None, Expectation::Invalid) => None,
@@ -239,8 +290,9 @@ pub fn parse_file(name: &str, text: &str) -> Result<LoadedFile, VectorError> {
                         error_at(
                             offset_of(at.expected),
                             format!("{path}.expected.{}", e.path),
-                            e.message,
+                            e.message.clone(),
                         )
+                        .because(e)
                     })?)
                 }
             };
@@ -309,24 +361,17 @@ pub fn load_file(path: &Path) -> Result<LoadedFile, VectorError> {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let text = crate::input_file::read_text(path, MAX_FILE_BYTES).map_err(|e| VectorError {
-        file: path.display().to_string(),
-        line: 0,
-        column: 0,
-        field: ".".into(),
-        message: format!("cannot read: {e}"),
+    let text = crate::input_file::read_text(path, MAX_FILE_BYTES).map_err(|e| {
+        VectorError::whole(path.display().to_string(), format!("cannot read: {e}")).because(e)
     })?;
     parse_file(&name, &text)
 }
 
 /// The `*_test.json` files of a directory, sorted by name.
 pub fn vector_paths(dir: &Path) -> Result<Vec<PathBuf>, VectorError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| VectorError {
-        file: dir.display().to_string(),
-        line: 0,
-        column: 0,
-        field: ".".into(),
-        message: format!("cannot list vector directory: {e}"),
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        let message = format!("cannot list vector directory: {e}");
+        VectorError::whole(dir.display().to_string(), message).because(e)
     })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -431,5 +476,25 @@ mod tests {
     fn invalid_json_has_a_position() {
         let err = parse_file("m_test.json", "{\n  \"suite\": ").unwrap_err();
         assert_eq!(err.line, 2);
+        let cause = std::error::Error::source(&err).expect("the JSON error");
+        assert!(
+            cause.downcast_ref::<serde_json::Error>().is_some(),
+            "{cause:?}"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_file_keeps_the_read_error() {
+        let err = load_file(Path::new("no/such/m_test.json")).unwrap_err();
+        assert_eq!(
+            err.to_string().split(": ").next(),
+            Some("no/such/m_test.json")
+        );
+        let cause =
+            std::error::Error::source(&err).and_then(|e| e.downcast_ref::<std::io::Error>());
+        assert_eq!(
+            cause.map(std::io::Error::kind),
+            Some(std::io::ErrorKind::NotFound)
+        );
     }
 }

@@ -28,7 +28,10 @@ pub const CORE_COMMIT: &str = "d861c3820528fad2e17a45549bec70b6ba434dcc";
 pub const BIPS_COMMIT: &str = "7fe0b034ec967b52a5a28276419117326df93263";
 
 /// What an implementation does with an input: answer, reject, or fail (crash, exhaust memory,
-/// answer something outside the output type).
+/// answer something outside the output type). It is an [`Answer`] as a vector can observe it:
+/// an `invalid` test accepts a rejection at any stage in any words, so those are dropped, and
+/// the outcomes of two implementations are compared by equality (see the library's
+/// `runner::state` for how the outcome types relate).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     Ok(Output),

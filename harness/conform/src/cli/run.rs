@@ -11,6 +11,7 @@ use bip37_harness::implementation::Implementation;
 use bip37_harness::report::{self, Format};
 use bip37_harness::runner::{run_tests_observed, Conformance, State};
 use bip37_harness::subprocess::{ClientConfig, Subprocess};
+use bip37_harness::suite::conclude;
 use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -51,7 +52,7 @@ pub fn run(args: &RunArgs) -> u8 {
     };
     let mut progress = Progress::new(&implementation.name(), selected.len() as u64, "tests");
     let began = Instant::now();
-    let mut raw = run_tests_observed(
+    let raw = run_tests_observed(
         &selected,
         implementation.as_mut(),
         &args.timeouts.run_options(),
@@ -59,7 +60,6 @@ pub fn run(args: &RunArgs) -> u8 {
     );
     progress.finish();
     drop(implementation);
-    bip37_harness::diagnosis::annotate(&mut raw.results);
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
     if let (Some(path), true) = (&args.expectations, args.update_expectations) {
         let updated = expectations.updated(&raw, &known, args.record_crashes);
@@ -90,9 +90,7 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     let mut run = raw;
     run.allow_empty = args.allow_empty;
-    run.warnings
-        .extend(args.select.selection().unmatched(&tests));
-    expectations.apply(&mut run, &known);
+    conclude(&mut run, &tests, &args.select.selection(), &expectations);
     let colour = match args.color {
         Colour::Always => true,
         Colour::Never => false,
@@ -182,6 +180,7 @@ fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
         .chain(args.reports.iter().map(|(_, path)| path));
     outputs.try_for_each(|output| {
         refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
+            .map_err(|e| e.to_string())
     })
 }
 

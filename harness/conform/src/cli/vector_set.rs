@@ -121,13 +121,10 @@ fn paths_or_exit(dir: &Path) -> Result<Vec<PathBuf>, u8> {
 fn paths(dir: &Path) -> Result<Vec<PathBuf>, VectorError> {
     let paths = vector_paths(dir)?;
     if paths.is_empty() {
-        return Err(VectorError {
-            file: dir.display().to_string(),
-            line: 0,
-            column: 0,
-            field: ".".into(),
-            message: "no *_test.json files in this directory".into(),
-        });
+        return Err(VectorError::whole(
+            dir.display().to_string(),
+            "no *_test.json files in this directory",
+        ));
     }
     Ok(paths)
 }

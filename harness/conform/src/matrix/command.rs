@@ -124,10 +124,10 @@ fn run_one(
 fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
     let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
     if let (Some(markdown), Some(json)) = (&args.markdown, &args.json) {
-        refuse_overwriting(markdown, [json])?;
+        refuse_overwriting(markdown, [json]).map_err(|e| e.to_string())?;
     }
     for output in args.markdown.iter().chain(&args.json) {
-        refuse_overwriting(output, &vector_files)?;
+        refuse_overwriting(output, &vector_files).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
