@@ -15,6 +15,7 @@ pub mod implementation;
 pub mod input_file;
 pub mod matrix;
 pub mod mutants;
+pub mod node;
 pub mod ops;
 pub mod progress;
 pub mod reference_impl;

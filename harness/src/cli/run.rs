@@ -9,7 +9,7 @@ use crate::expectations::Expectations;
 use crate::implementation::Implementation;
 use crate::progress::{seconds_since, Progress};
 use crate::report::{self, Format};
-use crate::runner::{run_tests_observed, Conformance, State};
+use crate::runner::{run_tests_observed, Conformance, Run, State};
 use crate::subprocess::{ClientConfig, Subprocess};
 use std::collections::HashSet;
 use std::io::IsTerminal;
@@ -93,45 +93,77 @@ pub fn run(args: &RunArgs) -> u8 {
     run.warnings
         .extend(args.select.selection().unmatched(&tests));
     expectations.apply(&mut run, &known);
-    let colour = match args.color {
+    let delivery = Delivery {
+        format: args.format,
+        output: args.output.as_deref(),
+        reports: &args.reports,
+        color: args.color,
+    };
+    if let Err(code) = deliver(&run, &delivery) {
+        return code;
+    }
+    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
+        crate::say!("{}", next_step(builtin, run.results.len()));
+    }
+    exit_code(&run)
+}
+
+/// Where a run's reports go: the main report (`--format`, `--output`), the extra ones
+/// (`--report`) and the colour of a human one. Shared by `run` and `node`.
+pub struct Delivery<'a> {
+    pub format: Format,
+    pub output: Option<&'a std::path::Path>,
+    pub reports: &'a [(Format, std::path::PathBuf)],
+    pub color: Colour,
+}
+
+/// Writes `run`'s reports; the exit code of a report that cannot be written.
+pub fn deliver(run: &Run, to: &Delivery) -> Result<(), u8> {
+    let colour = match to.color {
         Colour::Always => true,
         Colour::Never => false,
         Colour::Auto => {
-            args.output.is_none()
+            to.output.is_none()
                 && std::io::stdout().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let text = report::render(&run, args.format, colour);
-    match &args.output {
+    let text = report::render(run, to.format, colour);
+    match &to.output {
         Some(path) => {
             if let Err(e) = crate::atomic_file::write(path, text.as_bytes()) {
-                return harness_error(&format!("cannot write {}: {e}", path.display()));
+                return Err(harness_error(&format!(
+                    "cannot write {}: {e}",
+                    path.display()
+                )));
             }
-            for notice in report::notices(&run) {
+            for notice in report::notices(run) {
                 crate::say!("bip37-conform: {notice}");
             }
             crate::say!(
                 "bip37-conform: {}; {} report written to {}",
-                report::verdict_text(&run),
-                format_name(args.format),
+                report::verdict_text(run),
+                format_name(to.format),
                 path.display()
             );
         }
         None => {
             super::output::print(&text);
-            if args.format != Format::Human {
-                for notice in report::notices(&run) {
+            if to.format != Format::Human {
+                for notice in report::notices(run) {
                     crate::say!("bip37-conform: {notice}");
                 }
-                crate::say!("bip37-conform: {}", report::verdict_text(&run));
+                crate::say!("bip37-conform: {}", report::verdict_text(run));
             }
         }
     }
-    for (format, path) in &args.reports {
-        let text = report::render(&run, *format, false);
+    for (format, path) in to.reports {
+        let text = report::render(run, *format, false);
         if let Err(e) = crate::atomic_file::write(path, text.as_bytes()) {
-            return harness_error(&format!("cannot write {}: {e}", path.display()));
+            return Err(harness_error(&format!(
+                "cannot write {}: {e}",
+                path.display()
+            )));
         }
         crate::say!(
             "bip37-conform: {} report written to {}",
@@ -139,9 +171,11 @@ pub fn run(args: &RunArgs) -> u8 {
             path.display()
         );
     }
-    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
-        crate::say!("{}", next_step(builtin, run.results.len()));
-    }
+    Ok(())
+}
+
+/// The exit code of `run`'s verdict.
+pub fn exit_code(run: &Run) -> u8 {
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,
         Conformance::Failures => exit::FAILURES,
