@@ -253,11 +253,13 @@ impl Tip {
             .and_then(Value::as_u64)
             .ok_or_else(|| bad("mediantime"))? as u32;
         let header = rpc.call("getblockheader", json!([best]))?;
-        let bits = header
-            .get("bits")
-            .and_then(Value::as_str)
-            .and_then(|b| u32::from_str_radix(b, 16).ok())
-            .ok_or_else(|| bad("bits"))?;
+        // Core gives `bits` as 8 hex digits, bcoin as a JSON number.
+        let bits = match header.get("bits") {
+            Some(Value::String(b)) => u32::from_str_radix(b, 16).ok(),
+            Some(b) => b.as_u64().and_then(|b| u32::try_from(b).ok()),
+            None => None,
+        }
+        .ok_or_else(|| bad("bits"))?;
         let mut hash = crate::hex::Hex::parse(&best)
             .ok()
             .and_then(|h| <[u8; 32]>::try_from(h.0).ok())
