@@ -90,6 +90,8 @@ pub enum BlockAnswer {
     MatchesNone,
     /// Nothing before the pong.
     NoReply,
+    /// A `notfound` message only.
+    NotFound,
 }
 
 /// Something other than Core's behaviour that a node does.

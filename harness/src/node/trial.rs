@@ -84,8 +84,12 @@ impl Trial {
                 Observation::Block(answer),
             ) => {
                 let mut results = kept(*setup);
+                if *answer == BlockAnswer::NotFound {
+                    results.push(other_message("notfound"));
+                    return Some(results);
+                }
                 let filter = match answer {
-                    BlockAnswer::NoReply => None,
+                    BlockAnswer::NoReply | BlockAnswer::NotFound => None,
                     BlockAnswer::Reference => filter.clone(),
                     BlockAnswer::MatchesAll => Some(BloomFilter::from_parts(vec![0xff], 1, 0, 0)),
                     BlockAnswer::MatchesNone => Some(BloomFilter::from_parts(vec![0], 1, 0, 0)),
@@ -129,15 +133,30 @@ pub fn block_result(block: &MinedBlock, reply: &Reply) -> StepResult {
             }
             // Anything else (a second merkleblock, notfound, reject) makes the answer differ
             // from every prediction: shown as an entry no transaction has.
-            other => matched.push(MatchedTx {
-                index: u32::MAX,
-                txid: Hex(other.as_bytes().to_vec()),
-            }),
+            other => matched.push(other_entry(other)),
         }
     }
     StepResult::MerkleBlock {
         merkleblock: Hex(merkleblock),
         matched,
+        filter_data: Hex(Vec::new()),
+    }
+}
+
+/// A message other than `merkleblock` and `tx` in a filtered-block answer: an entry with
+/// index 4294967295 whose "txid" is the command's name in ASCII.
+fn other_entry(command: &str) -> MatchedTx {
+    MatchedTx {
+        index: u32::MAX,
+        txid: Hex(command.as_bytes().to_vec()),
+    }
+}
+
+/// The result of an answer that is one message `command` alone.
+fn other_message(command: &str) -> StepResult {
+    StepResult::MerkleBlock {
+        merkleblock: Hex(Vec::new()),
+        matched: vec![other_entry(command)],
         filter_data: Hex(Vec::new()),
     }
 }

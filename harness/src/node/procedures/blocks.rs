@@ -111,3 +111,8 @@ pub fn empty_filter(link: &mut Link, fixtures: &mut Fixtures) -> Result<Outcome,
     let load = filler(0, 1, 0);
     ask(link, fixtures, vec![Send::load(&load)], Some(load))
 }
+
+pub fn all_flags(link: &mut Link, fixtures: &mut Fixtures) -> Result<Outcome, RegenError> {
+    let load = filler(64, 5, 0xff);
+    ask(link, fixtures, vec![Send::load(&load)], Some(load))
+}

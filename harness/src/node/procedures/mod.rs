@@ -83,7 +83,7 @@ pub const PROCEDURES: &[(&str, Procedure)] = &[
         "node/filterload/51-hash-funcs-disconnects",
         reactions::too_many_funcs,
     ),
-    ("node/filterload/flags-0xff-kept", reactions::all_flags),
+    ("node/filterload/flags-0xff-installed", blocks::all_flags),
     ("node/filteradd/520-bytes-kept", reactions::max_element),
     (
         "node/filteradd/521-bytes-disconnects",

@@ -66,10 +66,6 @@ pub fn too_many_funcs(link: &mut Link, _: &mut Fixtures) -> Result<Outcome, Rege
     react(link, vec![Send::load(&filler(64, MAX_HASH_FUNCS + 1, 0))])
 }
 
-pub fn all_flags(link: &mut Link, _: &mut Fixtures) -> Result<Outcome, RegenError> {
-    react(link, vec![Send::load(&filler(64, 5, 0xff))])
-}
-
 pub fn max_element(link: &mut Link, _: &mut Fixtures) -> Result<Outcome, RegenError> {
     react(link, vec![small(), Send::add(vec![7; MAX_FILTERADD_BYTES])])
 }
