@@ -32,16 +32,11 @@ pub fn run(args: &RunArgs) -> u8 {
     if let Err(message) = refuse_output_over_inputs(args) {
         return harness_error(&message);
     }
-    let expectations = match &args.expectations {
-        Some(path) if args.update_expectations && !crate::input_file::exists(path) => {
-            Expectations::default()
-        }
-        Some(path) => match Expectations::load(path) {
+    let expectations =
+        match load_expectations(args.expectations.as_deref(), args.update_expectations) {
             Ok(e) => e,
-            Err(e) => return harness_error(&format!("expectations file {e}")),
-        },
-        None => Expectations::default(),
-    };
+            Err(code) => return code,
+        };
     let mut implementation = match start(&args.target, |argv| args.timeouts.client_config(argv)) {
         Ok(implementation) => implementation,
         Err((code, message)) => {
@@ -106,6 +101,19 @@ pub fn run(args: &RunArgs) -> u8 {
         crate::say!("{}", next_step(builtin, run.results.len()));
     }
     exit_code(&run)
+}
+
+/// The expectations file at `path` (none: no expectations); a missing file is empty when
+/// `update` will create it. The exit code of a file that cannot be read. Shared by `run` and
+/// `node`.
+pub fn load_expectations(path: Option<&std::path::Path>, update: bool) -> Result<Expectations, u8> {
+    match path {
+        Some(path) if update && !crate::input_file::exists(path) => Ok(Expectations::default()),
+        Some(path) => {
+            Expectations::load(path).map_err(|e| harness_error(&format!("expectations file {e}")))
+        }
+        None => Ok(Expectations::default()),
+    }
 }
 
 /// Where a run's reports go: the main report (`--format`, `--output`), the extra ones

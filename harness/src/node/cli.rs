@@ -4,9 +4,8 @@
 
 use super::suite::{self, Options};
 use crate::cli::args::{parse_duration, Colour, SelectArgs};
-use crate::cli::run::{deliver, exit_code, Delivery};
+use crate::cli::run::{deliver, exit_code, load_expectations, Delivery};
 use crate::cli::{exit, plan};
-use crate::expectations::Expectations;
 use crate::regen::cli::NodeAddressArgs;
 use crate::report::Format;
 use std::collections::HashSet;
@@ -78,16 +77,11 @@ pub fn main(args: &NodeArgs) -> u8 {
             }
         }
     }
-    let expectations = match &args.expectations {
-        Some(path) if args.update_expectations && !crate::input_file::exists(path) => {
-            Expectations::default()
-        }
-        Some(path) => match Expectations::load(path) {
+    let expectations =
+        match load_expectations(args.expectations.as_deref(), args.update_expectations) {
             Ok(e) => e,
-            Err(e) => return harness_error(&format!("expectations file {e}")),
-        },
-        None => Expectations::default(),
-    };
+            Err(code) => return code,
+        };
     let rpc = match args.node.rpc_config() {
         Ok(rpc) => rpc,
         Err(e) => return harness_error(&e.to_string()),
@@ -134,4 +128,45 @@ pub fn main(args: &NodeArgs) -> u8 {
 fn harness_error(message: &str) -> u8 {
     crate::say!("bip37-conform node: {message}");
     exit::HARNESS_ERROR
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::exit;
+
+    fn main(args: &[&str]) -> u8 {
+        let argv = ["bip37-conform", "node"].iter().chain(args).map(Into::into);
+        crate::cli::main(argv.collect::<Vec<std::ffi::OsString>>())
+    }
+
+    #[test]
+    fn the_plan_lists_without_a_node() {
+        assert_eq!(main(&["--list", "--id", "node/relay/*"]), exit::CONFORMANT);
+    }
+
+    #[test]
+    fn no_node_is_a_harness_error_and_no_report_is_written() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let report = std::env::temp_dir().join(format!("node-cli-{}.json", std::process::id()));
+        let rpc = format!("127.0.0.1:{port}");
+        let output = report.display().to_string();
+        let code = main(&["--rpc", &rpc, "--format", "json", "--output", &output]);
+        assert_eq!(code, exit::HARNESS_ERROR);
+        assert!(!report.exists());
+    }
+
+    #[test]
+    fn a_report_may_not_replace_the_expectations_file() {
+        let path = std::env::temp_dir().join(format!("node-cli-exp-{}.toml", std::process::id()));
+        std::fs::write(&path, "").unwrap();
+        let file = path.display().to_string();
+        let code = main(&["--expectations", &file, "--output", &file]);
+        assert_eq!(code, exit::HARNESS_ERROR);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+        std::fs::remove_file(path).unwrap();
+    }
 }

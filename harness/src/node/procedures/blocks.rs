@@ -3,10 +3,9 @@
 //! for the run, then a barrier; everything before the `pong` is the answer (Core sends the
 //! `merkleblock` and its `tx`s before it reads the `ping`).
 
-use super::{block_step, filler, holding, Fixtures, Outcome, Send};
+use super::{block_step, filler, holding, send_all, Fixtures, Outcome, Send, Sent};
 use crate::node::link::Link;
 use crate::node::trial::{block_result, Shape, Trial};
-use crate::ops::StepResult;
 use crate::regen::chain::{self, carrier_script, MinedBlock};
 use crate::regen::error::RegenError;
 use crate::regen::payloads;
@@ -48,20 +47,11 @@ fn ask(
     let mined = fixture(link, fixtures)?.mined.clone();
     let count = setup.len();
     let mut peer = link.connect(false)?;
-    let mut steps = Vec::new();
-    let mut observed = Vec::new();
-    let mut kept = true;
-    for message in setup {
-        steps.extend(message.step);
-        kept = Link::kept_after(&mut peer, message.command, message.payload)?;
-        observed.push(match kept {
-            true => StepResult::Accepted,
-            false => StepResult::Misbehaving,
-        });
-        if !kept {
-            break;
-        }
-    }
+    let Sent {
+        mut steps,
+        mut observed,
+        kept,
+    } = send_all(&mut peer, setup)?;
     steps.push(block_step(&mined));
     if kept {
         let reply = match peer.send("getdata", payloads::getdata_filtered_block(&mined.hash)) {

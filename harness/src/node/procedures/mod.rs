@@ -197,6 +197,39 @@ impl Send {
     }
 }
 
+/// What sending a check's filter messages gave: the steps, one result per message sent
+/// (accepted while the node kept the connection, misbehaving where it closed it), and whether
+/// the connection is still open.
+pub struct Sent {
+    pub steps: Vec<Step>,
+    pub observed: Vec<crate::ops::StepResult>,
+    pub kept: bool,
+}
+
+/// Sends `messages` on `peer`, each followed by a barrier, until the node hangs up.
+pub fn send_all(
+    peer: &mut crate::regen::peer::Peer,
+    messages: Vec<Send>,
+) -> Result<Sent, RegenError> {
+    let mut sent = Sent {
+        steps: Vec::new(),
+        observed: Vec::new(),
+        kept: true,
+    };
+    for message in messages {
+        sent.steps.extend(message.step);
+        sent.kept = Link::kept_after(peer, message.command, message.payload)?;
+        sent.observed.push(match sent.kept {
+            true => crate::ops::StepResult::Accepted,
+            false => crate::ops::StepResult::Misbehaving,
+        });
+        if !sent.kept {
+            break;
+        }
+    }
+    Ok(sent)
+}
+
 /// A filter of the given shape and flags with every byte 0x5a (the limit checks' filler).
 pub fn filler(bytes: usize, hash_funcs: u32, flags: u8) -> FilterLoad {
     FilterLoad {

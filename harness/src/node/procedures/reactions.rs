@@ -3,7 +3,7 @@
 //! connection of a non-`noban` peer, and discourages it unless it is local). A node that also
 //! bans 127.0.0.1 is noted, and the ban cleared over RPC for the next check.
 
-use super::{filler, Fixtures, Outcome, Send};
+use super::{filler, send_all, Fixtures, Outcome, Send, Sent};
 use crate::node::link::Link;
 use crate::node::trial::{Shape, Trial};
 use crate::ops::StepResult;
@@ -14,19 +14,9 @@ use bip37_reference::limits::{MAX_FILTERADD_BYTES, MAX_FILTER_BYTES, MAX_HASH_FU
 pub fn react(link: &mut Link, messages: Vec<Send>) -> Result<Outcome, RegenError> {
     let setup = messages.len().saturating_sub(1);
     let mut peer = link.connect(false)?;
-    let mut steps = Vec::new();
-    let mut observed = Vec::new();
-    for message in messages {
-        steps.extend(message.step);
-        let kept = Link::kept_after(&mut peer, message.command, message.payload)?;
-        observed.push(match kept {
-            true => StepResult::Accepted,
-            false => StepResult::Misbehaving,
-        });
-        if !kept {
-            break;
-        }
-    }
+    let Sent {
+        steps, observed, ..
+    } = send_all(&mut peer, messages)?;
     drop(peer);
     let note = match observed.last() == Some(&StepResult::Misbehaving) && link.banned()? {
         true => Some("the node also banned 127.0.0.1; the ban was cleared over RPC".to_string()),

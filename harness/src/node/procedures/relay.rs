@@ -7,7 +7,7 @@
 //! The BIP 35 `mempool` check offers first and asks after: the reply is one `inv` at the
 //! peer's next trickle, so it is awaited (at most the announcement timeout), then settled.
 
-use super::{holding, Fixtures, Outcome, Send};
+use super::{holding, send_all, Fixtures, Outcome, Send, Sent};
 use crate::node::link::{output_coin, spend_with_fee, Link, Watched};
 use crate::node::trial::{Shape, Trial};
 use crate::ops::{Step, StepResult};
@@ -23,27 +23,6 @@ const UPDATE_ALL: u8 = 1;
 struct Offered {
     role: &'static str,
     tx: Transaction,
-}
-
-/// Sends `setup` on `peer`, each with a barrier; the results, and whether the node kept it.
-fn send_setup(
-    peer: &mut Peer,
-    setup: Vec<Send>,
-) -> Result<(Vec<Step>, Vec<StepResult>, bool), RegenError> {
-    let mut steps = Vec::new();
-    let mut observed = Vec::new();
-    for message in setup {
-        steps.extend(message.step);
-        let kept = Link::kept_after(peer, message.command, message.payload)?;
-        observed.push(match kept {
-            true => StepResult::Accepted,
-            false => StepResult::Misbehaving,
-        });
-        if !kept {
-            return Ok((steps, observed, false));
-        }
-    }
-    Ok((steps, observed, true))
 }
 
 /// The results of what `watched` saw of `offered`, after the setup's.
@@ -81,6 +60,26 @@ fn trial(
     })
 }
 
+/// Offers `offered` to the mempool and waits until a control peer (relay on, no filter,
+/// connected before) has been told of them all.
+fn offer_seen_by_control(link: &mut Link, offered: &[Offered]) -> Result<(), RegenError> {
+    let mut control = link.connect(true)?;
+    control.barrier()?;
+    let txs: Vec<&Transaction> = offered.iter().map(|o| &o.tx).collect();
+    link.offer(&txs)?;
+    let txids: Vec<_> = txs.iter().map(|t| t.txid()).collect();
+    link.await_control(&mut control, &txids)
+}
+
+/// Sends `setup` on `peer`; the steps then name the offered transactions.
+fn send_before(peer: &mut Peer, setup: Vec<Send>, offered: &[Offered]) -> Result<Sent, RegenError> {
+    let mut sent = send_all(peer, setup)?;
+    sent.steps.extend(offered.iter().map(|o| Step::MatchTx {
+        tx: crate::hex::Hex(o.tx.encode()),
+    }));
+    Ok(sent)
+}
+
 /// A connection with relay flag `relay` sends `setup`; `offered` then enter the mempool.
 fn relay(
     link: &mut Link,
@@ -90,20 +89,16 @@ fn relay(
 ) -> Result<Outcome, RegenError> {
     let count = setup.len();
     let mut peer = link.connect(relay)?;
-    let (mut steps, observed, kept) = send_setup(&mut peer, setup)?;
-    steps.extend(offered.iter().map(|o| Step::MatchTx {
-        tx: crate::hex::Hex(o.tx.encode()),
-    }));
+    let Sent {
+        steps,
+        observed,
+        kept,
+    } = send_before(&mut peer, setup, &offered)?;
     if !kept {
         let note = "the node closed the connection during the filter messages".to_string();
         return Ok(trial(count, steps, observed, &offered, note));
     }
-    let mut control = link.connect(true)?;
-    control.barrier()?;
-    let txs: Vec<&Transaction> = offered.iter().map(|o| &o.tx).collect();
-    link.offer(&txs)?;
-    let txids: Vec<_> = txs.iter().map(|t| t.txid()).collect();
-    link.await_control(&mut control, &txids)?;
+    offer_seen_by_control(link, &offered)?;
     let watched = link.settle(&mut peer)?;
     let note = format!(
         "a control peer was told of all {} offered transactions, then this peer was given {} ms more",
@@ -205,19 +200,14 @@ pub fn mempool_only_matching(
     fixtures: &mut Fixtures,
 ) -> Result<Outcome, RegenError> {
     let (elements, offered) = pair(link, fixtures, ["other", "matching"])?;
-    let mut control = link.connect(true)?;
-    control.barrier()?;
-    let txs: Vec<&Transaction> = offered.iter().map(|o| &o.tx).collect();
-    link.offer(&txs)?;
-    let txids: Vec<_> = txs.iter().map(|t| t.txid()).collect();
-    link.await_control(&mut control, &txids)?;
-    drop(control);
+    offer_seen_by_control(link, &offered)?;
     let mut peer = link.connect(false)?;
     let setup = vec![Send::load(&holding(&[&elements[1]], 0))];
-    let (mut steps, observed, kept) = send_setup(&mut peer, setup)?;
-    steps.extend(offered.iter().map(|o| Step::MatchTx {
-        tx: crate::hex::Hex(o.tx.encode()),
-    }));
+    let Sent {
+        steps,
+        observed,
+        kept,
+    } = send_before(&mut peer, setup, &offered)?;
     if !kept {
         let note = "the node closed the connection at the filterload".to_string();
         return Ok(trial(1, steps, observed, &offered, note));
