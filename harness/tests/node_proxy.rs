@@ -22,7 +22,7 @@ use bip37_harness::runner::{Run, Selection, State};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -152,6 +152,8 @@ fn spy(node: &Node, clients: Clients) {
 
 /// One suite run at a time: runs mine on the same chain.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+/// The node's own failures, from one run without a proxy.
+static DIRECT: OnceLock<BTreeMap<String, String>> = OnceLock::new();
 
 fn suite(p2p: Option<String>, node: &Node) -> Run {
     let options = Options {
@@ -171,7 +173,7 @@ fn suite(p2p: Option<String>, node: &Node) -> Run {
 fn new_failures(mutation: Mutation) -> BTreeMap<String, String> {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let node = node();
-    let direct = failures(&suite(None, &node));
+    let direct = DIRECT.get_or_init(|| failures(&suite(None, &node)));
     let proxied = failures(&suite(Some(proxy(&node, mutation)), &node));
     proxied
         .into_iter()
