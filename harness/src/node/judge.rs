@@ -242,3 +242,102 @@ fn bug_type_name(bug_type: crate::vectors::BugType) -> String {
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Hex;
+    use crate::node::checks::checks;
+    use crate::node::trial::Shape;
+    use crate::ops::StepResult;
+
+    fn check(id: &str) -> (Check, CheckFile) {
+        let file = checks().unwrap();
+        let check = file.checks.iter().find(|c| c.id == id).unwrap().clone();
+        (check, file)
+    }
+
+    fn verdict(id: &str, shape: Shape, observed: Vec<StepResult>) -> TestResult {
+        let (check, file) = check(id);
+        let trial = Trial {
+            steps: Vec::new(),
+            observed,
+            shape,
+            note: None,
+        };
+        judge(&check, &file, trial, Duration::ZERO)
+    }
+
+    fn tx(relevant: bool) -> StepResult {
+        StepResult::Tx {
+            relevant,
+            filter_data: Hex(Vec::new()),
+        }
+    }
+
+    const OVERSIZED: &str = "node/filterload/oversized-36001-disconnects";
+
+    #[test]
+    fn cores_behaviour_passes_and_a_known_bug_is_diagnosed_by_its_class() {
+        let reaction = || Shape::Reaction { setup: 0 };
+        let pass = verdict(OVERSIZED, reaction(), vec![StepResult::Misbehaving]);
+        assert_eq!(pass.state, State::Pass);
+        let kept = verdict(OVERSIZED, reaction(), vec![StepResult::Accepted]);
+        assert_eq!(kept.state, State::WrongValue);
+        assert!(
+            kept.diagnosis
+                .as_deref()
+                .unwrap()
+                .starts_with("MISSING_CHECK: an oversized filter is served"),
+            "{:?}",
+            kept.diagnosis
+        );
+        assert!(kept.difference.unwrap().contains("misbehaving"));
+    }
+
+    #[test]
+    fn a_legitimate_deviation_passes_only_an_acceptable_check() {
+        let ignored = verdict(
+            "node/filteradd/without-filter-disconnects",
+            Shape::Reaction { setup: 0 },
+            vec![StepResult::Accepted],
+        );
+        assert_eq!(ignored.state, State::Pass);
+        assert!(
+            ignored.message.contains("legitimate"),
+            "{}",
+            ignored.message
+        );
+    }
+
+    #[test]
+    fn behaviour_no_deviation_declares_is_unknown() {
+        let shape = || Shape::Announced {
+            setup: 1,
+            roles: vec!["other".into(), "matching".into()],
+        };
+        let observed = vec![StepResult::Accepted, tx(true), tx(false)];
+        let odd = verdict(
+            "node/relay/filter-announces-only-matching",
+            shape(),
+            observed,
+        );
+        assert_eq!(odd.state, State::WrongValue);
+        assert!(odd.diagnosis.unwrap().starts_with("unknown"));
+        let leak = vec![StepResult::Accepted, tx(true), tx(true)];
+        let leak = verdict("node/relay/filter-announces-only-matching", shape(), leak);
+        assert!(leak.diagnosis.unwrap().starts_with("MISSING_CHECK"));
+    }
+
+    #[test]
+    fn a_family_passes_only_without_disagreements() {
+        let (check, _) = check("node/merkleblock/places");
+        assert_eq!(
+            judge_family(&check, 13, &[], Duration::ZERO).state,
+            State::Pass
+        );
+        let failed = judge_family(&check, 13, &["places/x: differs".into()], Duration::ZERO);
+        assert_eq!(failed.state, State::WrongValue);
+        assert!(failed.difference.unwrap().contains("places/x"));
+    }
+}
