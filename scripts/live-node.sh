@@ -4,7 +4,10 @@
 # start it on 127.0.0.1 in regtest with a temporary datadir, run `bip37-conform regen --check`
 # and the ignored live tests of harness/conform/tests/regen_live_node.rs against it, check that
 # regen refuses --rpc and --p2p on two different nodes (a second node is started for that),
-# and stop the nodes by their process ids on exit.
+# run the node suite (`bip37-conform node`) against it and against a third node started with
+# -peerbloomfilters=0, both with adapters/nodes/bitcoin-sv/expectations.toml, run the ignored
+# mutated-proxy tests of harness/conform/tests/node_proxy.rs, and stop the nodes by their process ids
+# on exit.
 #
 #   scripts/live-node.sh            # compare with vectors/live-node/record.json (exit 1 on a difference)
 #   scripts/live-node.sh --write    # regenerate vectors/live-node/record.json instead
@@ -35,9 +38,9 @@ fi
 
 # Free loopback ports (RPC and P2P of the node, and of a second node that only the
 # same-node check below uses), and throwaway credentials.
-read -r RPC_PORT P2P_PORT OTHER_RPC_PORT OTHER_P2P_PORT < <(python3 -c '
+read -r RPC_PORT P2P_PORT OTHER_RPC_PORT OTHER_P2P_PORT NOBLOOM_RPC_PORT NOBLOOM_P2P_PORT < <(python3 -c '
 import socket
-socks = [socket.socket() for _ in range(4)]
+socks = [socket.socket() for _ in range(6)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in socks))')
 RPC_USER=regen
@@ -46,13 +49,16 @@ DATADIR=$(mktemp -d)
 NODE_PIDS=()
 DATADIRS=("$DATADIR")
 
-# start_node DATADIR RPC_PORT P2P_PORT: a regtest node on 127.0.0.1 in the background.
+# start_node DATADIR RPC_PORT P2P_PORT [BLOOM]: a regtest node on 127.0.0.1 in the background,
+# serving BIP 37 unless BLOOM is 0, and answering BIP 35 mempool requests (the node's default,
+# -rejectmempoolrequest=1, refuses them, which would leave the node suite's mempool check
+# nothing to see).
 start_node() {
     "$BIN/bitcoind" -regtest -datadir="$1" -printtoconsole=0 \
         -listen=1 -bind="127.0.0.1:$3" -port="$3" \
         -rpcbind=127.0.0.1 -rpcallowip=127.0.0.1 -rpcport="$2" \
         -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" \
-        -peerbloomfilters=1 -dnsseed=0 -connect=0 -discover=0 -listenonion=0 \
+        -peerbloomfilters="${4:-1}" -rejectmempoolrequest=0 -dnsseed=0 -connect=0 -discover=0 -listenonion=0 \
         -excessiveblocksize=10000000000 -maxstackmemoryusageconsensus=0 -minminingtxfee=0.00000500 &
     NODE_PIDS+=($!)
 }
@@ -121,4 +127,22 @@ if [ ${#MODE[@]} -gt 0 ]; then
         exit 1
     fi
     echo "live-node: --rpc and --p2p on two different nodes refused (exit 2), record untouched"
+
+    # The node suite against this node (NODE_BLOOM on) and a fresh one with
+    # -peerbloomfilters=0, each judged against the node's committed expectations, then the
+    # mutated-proxy tests (a proxy between the suite and this node that breaks filtering).
+    EXPECTATIONS=adapters/nodes/bitcoin-sv/expectations.toml
+    cargo run --quiet -p bip37-conform -- node \
+        --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
+        --p2p "127.0.0.1:$P2P_PORT" --expectations "$EXPECTATIONS"
+    NOBLOOM_DATADIR=$(mktemp -d)
+    DATADIRS+=("$NOBLOOM_DATADIR")
+    start_node "$NOBLOOM_DATADIR" "$NOBLOOM_RPC_PORT" "$NOBLOOM_P2P_PORT" 0
+    wait_node "$NOBLOOM_RPC_PORT" "$NOBLOOM_DATADIR"
+    cargo run --quiet -p bip37-conform -- node \
+        --rpc "127.0.0.1:$NOBLOOM_RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
+        --p2p "127.0.0.1:$NOBLOOM_P2P_PORT" --expectations "$EXPECTATIONS"
+    BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
+        BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
+        cargo test --quiet -p bip37-conform --test node_proxy -- --ignored
 fi

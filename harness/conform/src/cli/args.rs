@@ -51,6 +51,10 @@ pub enum Command {
     /// Confirm the vectors against a live regtest node over RPC and P2P and write the record
     /// (vectors/live-node/record.json), or compare with it (--check).
     Regen(crate::regen::cli::RegenArgs),
+    /// Check a full node's BIP 37 serving over P2P (a regtest node; RPC for setup), with the
+    /// reports, expectations file and exit codes of `run`.
+    #[command(after_help = EXIT_CODES)]
+    Node(crate::node::cli::NodeArgs),
     /// Fuzz an implementation against the reference for a while; the first disagreement is
     /// shrunk, diagnosed (stderr) and printed as a vector file (stdout); exits 1 if found.
     Fuzz(crate::fuzz::cli::FuzzArgs),
@@ -210,13 +214,13 @@ pub enum Colour {
 }
 
 /// `--format` by name: the library's [`Format`] knows no clap, so the names are listed here.
-fn format_parser() -> impl TypedValueParser<Value = Format> {
+pub fn format_parser() -> impl TypedValueParser<Value = Format> {
     PossibleValuesParser::new(Format::ALL.map(Format::name))
         .map(|name: String| Format::from_name(&name).expect("a listed format name"))
 }
 
 /// `FORMAT:FILE`, e.g. `junit:reports/bip37.xml`.
-fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
+pub fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
     let (format, file) = text
         .split_once(':')
         .filter(|(_, file)| !file.is_empty())

@@ -47,6 +47,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         },
         Command::Lint(args) => vector_set::lint(args.vectors.as_deref()),
         Command::Regen(args) => crate::regen::cli::main(args),
+        Command::Node(args) => crate::node::cli::main(args),
         Command::Fuzz(args) => crate::fuzz::cli::run(args),
         Command::Matrix(args) => crate::matrix::command::run(args),
         Command::Mutants(args) => match vector_set::load_or_exit(args.vectors.as_deref()) {

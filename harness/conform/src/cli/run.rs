@@ -9,7 +9,7 @@ use bip37_harness::atomic_file::refuse_overwriting;
 use bip37_harness::expectations::Expectations;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::report::{self, Format};
-use bip37_harness::runner::{run_tests_observed, Conformance, State};
+use bip37_harness::runner::{run_tests_observed, Conformance, Run, State};
 use bip37_harness::subprocess::{ClientConfig, Subprocess};
 use bip37_harness::suite::conclude;
 use std::collections::HashSet;
@@ -33,16 +33,11 @@ pub fn run(args: &RunArgs) -> u8 {
     if let Err(message) = refuse_output_over_inputs(args) {
         return harness_error(&message);
     }
-    let expectations = match &args.expectations {
-        Some(path) if args.update_expectations && !bip37_harness::input_file::exists(path) => {
-            Expectations::default()
-        }
-        Some(path) => match Expectations::load(path) {
+    let expectations =
+        match load_expectations(args.expectations.as_deref(), args.update_expectations) {
             Ok(e) => e,
-            Err(e) => return harness_error(&format!("expectations file {e}")),
-        },
-        None => Expectations::default(),
-    };
+            Err(code) => return code,
+        };
     let mut implementation = match start(&args.target, |argv| args.timeouts.client_config(argv)) {
         Ok(implementation) => implementation,
         Err((code, message)) => {
@@ -91,45 +86,92 @@ pub fn run(args: &RunArgs) -> u8 {
     let mut run = raw;
     run.allow_empty = args.allow_empty;
     conclude(&mut run, &tests, &args.select.selection(), &expectations);
-    let colour = match args.color {
+    let delivery = Delivery {
+        format: args.format,
+        output: args.output.as_deref(),
+        reports: &args.reports,
+        color: args.color,
+    };
+    if let Err(code) = deliver(&run, &delivery) {
+        return code;
+    }
+    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
+        bip37_harness::say!("{}", next_step(builtin, run.results.len()));
+    }
+    exit_code(&run)
+}
+
+/// The expectations file at `path` (none: no expectations); a missing file is empty when
+/// `update` will create it. The exit code of a file that cannot be read. Shared by `run` and
+/// `node`.
+pub fn load_expectations(path: Option<&std::path::Path>, update: bool) -> Result<Expectations, u8> {
+    match path {
+        Some(path) if update && !bip37_harness::input_file::exists(path) => {
+            Ok(Expectations::default())
+        }
+        Some(path) => {
+            Expectations::load(path).map_err(|e| harness_error(&format!("expectations file {e}")))
+        }
+        None => Ok(Expectations::default()),
+    }
+}
+
+/// Where a run's reports go: the main report (`--format`, `--output`), the extra ones
+/// (`--report`) and the colour of a human one. Shared by `run` and `node`.
+pub struct Delivery<'a> {
+    pub format: Format,
+    pub output: Option<&'a std::path::Path>,
+    pub reports: &'a [(Format, std::path::PathBuf)],
+    pub color: Colour,
+}
+
+/// Writes `run`'s reports; the exit code of a report that cannot be written.
+pub fn deliver(run: &Run, to: &Delivery) -> Result<(), u8> {
+    let colour = match to.color {
         Colour::Always => true,
         Colour::Never => false,
         Colour::Auto => {
-            args.output.is_none()
+            to.output.is_none()
                 && std::io::stdout().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let text = report::render(&run, args.format, colour);
-    match &args.output {
+    let text = report::render(run, to.format, colour);
+    match &to.output {
         Some(path) => {
             if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
-                return harness_error(&format!("cannot write {}: {e}", path.display()));
+                return Err(harness_error(&format!(
+                    "cannot write {}: {e}",
+                    path.display()
+                )));
             }
-            for notice in report::notices(&run) {
+            for notice in report::notices(run) {
                 bip37_harness::say!("bip37-conform: {notice}");
             }
             bip37_harness::say!(
                 "bip37-conform: {}; {} report written to {}",
-                report::verdict_text(&run),
-                format_name(args.format),
+                report::verdict_text(run),
+                format_name(to.format),
                 path.display()
             );
         }
         None => {
             super::output::print(&text);
-            if args.format != Format::Human {
-                for notice in report::notices(&run) {
+            if to.format != Format::Human {
+                for notice in report::notices(run) {
                     bip37_harness::say!("bip37-conform: {notice}");
                 }
-                bip37_harness::say!("bip37-conform: {}", report::verdict_text(&run));
+                bip37_harness::say!("bip37-conform: {}", report::verdict_text(run));
             }
         }
     }
-    for (format, path) in &args.reports {
-        let text = report::render(&run, *format, false);
+    for (format, path) in to.reports {
+        let text = report::render(run, *format, false);
         if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
-            return harness_error(&format!("cannot write {}: {e}", path.display()));
+            return Err(harness_error(&format!(
+                "cannot write {}: {e}",
+                path.display()
+            )));
         }
         bip37_harness::say!(
             "bip37-conform: {} report written to {}",
@@ -137,9 +179,11 @@ pub fn run(args: &RunArgs) -> u8 {
             path.display()
         );
     }
-    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
-        bip37_harness::say!("{}", next_step(builtin, run.results.len()));
-    }
+    Ok(())
+}
+
+/// The exit code of `run`'s verdict.
+pub fn exit_code(run: &Run) -> u8 {
     match run.conformance() {
         Conformance::Conformant => exit::CONFORMANT,
         Conformance::Failures => exit::FAILURES,

@@ -19,9 +19,9 @@ pub const MAX_TIMEOUT_SECONDS: u64 = 60 * 60;
 /// The largest cookie file read (a node's is `__cookie__:` and 64 hex digits).
 const MAX_COOKIE_BYTES: u64 = 4096;
 
-/// Confirm or regenerate the vectors against a live regtest node (RPC and P2P).
+/// How a live regtest node is reached over RPC and P2P (shared by `regen` and `node`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct RegenArgs {
+pub struct NodeAddressArgs {
     /// The node's RPC server (its -rpcport): `host:port` or `http://[user:password@]host:port/`.
     #[arg(long, default_value = "127.0.0.1:18443")]
     pub rpc: String,
@@ -46,6 +46,13 @@ pub struct RegenArgs {
     #[arg(long, default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_SECONDS))]
     pub timeout: u64,
+}
+
+/// Confirm or regenerate the vectors against a live regtest node (RPC and P2P).
+#[derive(Debug, Clone, clap::Args)]
+pub struct RegenArgs {
+    #[command(flatten)]
+    pub node: NodeAddressArgs,
     /// Confirm the elements of the `*_test.json` files of this directory instead of the
     /// suite's own vectors.
     #[arg(long, value_name = "DIR")]
@@ -94,7 +101,7 @@ fn rpc_address(rpc: &str) -> Result<(String, Option<(String, String)>), RegenErr
 }
 
 fn credentials(
-    args: &RegenArgs,
+    args: &NodeAddressArgs,
     from_url: Option<(String, String)>,
 ) -> Result<(String, String), RegenError> {
     let Some(path) = &args.rpc_cookie else {
@@ -127,9 +134,22 @@ pub fn main(args: &RegenArgs) -> u8 {
     }
 }
 
+impl NodeAddressArgs {
+    /// The RPC configuration these options name (an RPC call gets four times `--timeout`).
+    pub fn rpc_config(&self) -> Result<RpcConfig, RegenError> {
+        let (address, from_url) = rpc_address(&self.rpc)?;
+        let (user, password) = credentials(self, from_url)?;
+        Ok(RpcConfig {
+            address,
+            user,
+            password,
+            timeout: Duration::from_secs(self.timeout.saturating_mul(4)),
+        })
+    }
+}
+
 fn run(args: &RegenArgs) -> Result<bool, RegenError> {
-    let (address, from_url) = rpc_address(&args.rpc)?;
-    let (user, password) = credentials(args, from_url)?;
+    let rpc = args.node.rpc_config()?;
     let record = match &args.record {
         Some(path) => path.clone(),
         None => {
@@ -142,15 +162,10 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
     };
     bip37_harness::say!("regen: record {}", record.display());
     let options = Options {
-        rpc: RpcConfig {
-            address,
-            user,
-            password,
-            timeout: Duration::from_secs(args.timeout.saturating_mul(4)),
-        },
-        p2p: args.p2p.clone(),
-        magic: args.magic,
-        timeout: Duration::from_secs(args.timeout),
+        rpc,
+        p2p: args.node.p2p.clone(),
+        magic: args.node.magic,
+        timeout: Duration::from_secs(args.node.timeout),
         vectors: args.vectors.clone(),
         record,
         check: args.check,
@@ -259,7 +274,7 @@ mod tests {
     fn cookie_is_user_colon_password() {
         let path = std::env::temp_dir().join(format!("regen-cookie-{}", std::process::id()));
         std::fs::write(&path, "__cookie__:secret\n").unwrap();
-        let args = RegenArgs {
+        let args = NodeAddressArgs {
             rpc: String::new(),
             rpc_user: String::new(),
             rpc_password: String::new(),
@@ -267,10 +282,6 @@ mod tests {
             p2p: String::new(),
             magic: None,
             timeout: 1,
-            vectors: None,
-            record: None,
-            check: false,
-            force: false,
         };
         assert_eq!(
             credentials(&args, None).unwrap(),

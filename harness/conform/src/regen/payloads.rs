@@ -25,6 +25,17 @@ pub struct NodeVersion {
 /// Our `version`: no services, relay off (no transaction announcements before `filterload`),
 /// both addresses unspecified.
 pub fn version_payload(nonce: u64, timestamp: i64, user_agent: &str) -> Vec<u8> {
+    version_payload_relaying(nonce, timestamp, user_agent, false)
+}
+
+/// Our `version` with the relay flag (`fRelay`) as given: the node suite asks for
+/// transaction announcements from the start on some connections.
+pub fn version_payload_relaying(
+    nonce: u64,
+    timestamp: i64,
+    user_agent: &str,
+    relay: bool,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(110);
     out.extend_from_slice(&PROTOCOL_VERSION.to_le_bytes());
     out.extend_from_slice(&0u64.to_le_bytes()); // services
@@ -39,7 +50,7 @@ pub fn version_payload(nonce: u64, timestamp: i64, user_agent: &str) -> Vec<u8> 
     compact_size::write(&mut out, user_agent.len() as u64);
     out.extend_from_slice(user_agent.as_bytes());
     out.extend_from_slice(&0i32.to_le_bytes()); // start height
-    out.push(0); // relay
+    out.push(u8::from(relay));
     out
 }
 

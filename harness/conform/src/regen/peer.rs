@@ -68,6 +68,11 @@ const KEPT: &[&str] = &["merkleblock", "tx", "notfound", "reject"];
 impl Peer {
     /// Connects and completes the handshake, all within `config.timeout`.
     pub fn connect(config: &PeerConfig) -> Result<Peer, RegenError> {
+        Peer::connect_relaying(config, false)
+    }
+
+    /// [`Peer::connect`] with the `version`'s relay flag (`fRelay`) as given.
+    pub fn connect_relaying(config: &PeerConfig, relay: bool) -> Result<Peer, RegenError> {
         let deadline = deadline_after(config.timeout);
         let address = resolve(&config.address)?;
         let unreachable = |e: std::io::Error| RegenError::P2pUnreachable {
@@ -95,16 +100,17 @@ impl Peer {
             },
             next_nonce: seed | 1,
         };
-        peer.handshake(deadline)?;
+        peer.handshake(deadline, relay)?;
         Ok(peer)
     }
 
-    fn handshake(&mut self, deadline: Instant) -> Result<(), RegenError> {
+    fn handshake(&mut self, deadline: Instant, relay: bool) -> Result<(), RegenError> {
         let timestamp = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
         let nonce = self.nonce();
-        let version = payloads::version_payload(nonce, timestamp, &self.config.user_agent);
+        let version =
+            payloads::version_payload_relaying(nonce, timestamp, &self.config.user_agent, relay);
         self.send_by("version", version, deadline)?;
         let mut have_version = false;
         loop {
@@ -167,6 +173,12 @@ impl Peer {
     /// A connection the node closes first is [`Reply::Disconnected`], not an error: limit
     /// probes expect it.
     pub fn barrier(&mut self) -> Result<Reply, RegenError> {
+        self.barrier_keeping(KEPT)
+    }
+
+    /// [`Peer::barrier`] keeping the messages whose commands are in `kept` (the node suite
+    /// also keeps `inv`).
+    pub fn barrier_keeping(&mut self, kept_commands: &[&str]) -> Result<Reply, RegenError> {
         let deadline = deadline_after(self.config.timeout);
         let nonce = self.nonce();
         match self.send_by("ping", nonce.to_le_bytes().to_vec(), deadline) {
@@ -184,14 +196,14 @@ impl Peer {
                 "pong" if payloads::nonce(&message.payload) == Some(nonce) => {
                     return Ok(Reply::Answered(kept))
                 }
-                c if KEPT.contains(&c) => {
+                c if kept_commands.contains(&c) => {
                     kept_bytes += message.payload.capacity() + KEPT_OVERHEAD_BYTES;
                     if kept_bytes > MAX_KEPT_BYTES {
                         return Err(RegenError::P2pProtocol {
                             detail: format!(
                                 "more than {MAX_KEPT_BYTES} bytes of {} before the pong, far \
                                  more than the answer to one filtered block",
-                                KEPT.join("/")
+                                kept_commands.join("/")
                             ),
                         });
                     }
@@ -203,7 +215,7 @@ impl Peer {
     }
 
     /// Reads the next message that is not a `ping` (those are answered here), by `deadline`.
-    fn receive(&mut self, deadline: Instant, waiting_for: &str) -> Result<Message, RegenError> {
+    pub fn receive(&mut self, deadline: Instant, waiting_for: &str) -> Result<Message, RegenError> {
         self.reader.get_mut().set_deadline(deadline);
         loop {
             let message = match read_message(&mut self.reader, self.config.magic) {

@@ -23,6 +23,16 @@ pub const CORE_REGTEST_MAGIC: [u8; 4] = [0xfa, 0xbf, 0xb5, 0xda];
 /// The Bitcoin SV node's regtest network magic.
 pub const SV_REGTEST_MAGIC: [u8; 4] = [0xda, 0xb5, 0xbf, 0xfa];
 
+/// The regtest magic of the node whose user agent is `subversion`: Bitcoin SV's for it, Core's
+/// for every other.
+pub fn regtest_magic(subversion: &str) -> [u8; 4] {
+    if subversion.contains("Bitcoin SV") {
+        SV_REGTEST_MAGIC
+    } else {
+        CORE_REGTEST_MAGIC
+    }
+}
+
 /// What a run needs.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -72,11 +82,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     let node = check_node(&mut rpc)?;
     let magic = options
         .magic
-        .unwrap_or(if node.subversion.contains("Bitcoin SV") {
-            SV_REGTEST_MAGIC
-        } else {
-            CORE_REGTEST_MAGIC
-        });
+        .unwrap_or_else(|| regtest_magic(&node.subversion));
     let tests = crate::cli::vector_set::load(options.vectors.as_deref()).map_err(|e| {
         RegenError::Input {
             path: e.file.clone(),

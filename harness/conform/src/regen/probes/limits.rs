@@ -223,11 +223,20 @@ fn run_one(
 /// A fresh connection; if the node refuses it after the previous probe's disconnect (a node
 /// that bans loopback peers), clears the bans over RPC and tries once more.
 fn connect(rpc: &mut RpcClient, config: &PeerConfig) -> Result<Peer, RegenError> {
-    match Peer::connect(config) {
+    connect_relaying(rpc, config, false)
+}
+
+/// [`connect`] with the `version`'s relay flag as given (the node suite's connections).
+pub fn connect_relaying(
+    rpc: &mut RpcClient,
+    config: &PeerConfig,
+    relay: bool,
+) -> Result<Peer, RegenError> {
+    match Peer::connect_relaying(config, relay) {
         Ok(peer) => Ok(peer),
         Err(RegenError::ClosedBeforeVersion { .. }) | Err(RegenError::Disconnected { .. }) => {
             rpc.call("clearbanned", json!([]))?;
-            Peer::connect(config)
+            Peer::connect_relaying(config, relay)
         }
         Err(e) => Err(e),
     }
