@@ -94,7 +94,7 @@ impl Link {
             self.rpc
                 .call(
                     "sendrawtransaction",
-                    json!([bip37_harness::hex::encode(&tx.encode())]),
+                    json!([bip37_harness::hex::encode(tx.encode())]),
                 )
                 .map_err(|e| RegenError::Setup {
                     detail: format!(
