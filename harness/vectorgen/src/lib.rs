@@ -14,6 +14,7 @@
 //! `bip37-vectorgen --check` can demand that the committed files are byte-identical.
 
 pub mod builder;
+mod core_facts;
 mod filter;
 mod matching;
 mod merkle;
