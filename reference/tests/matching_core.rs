@@ -2,11 +2,11 @@
 //! filters against one transaction, and the spending transaction that matches only through
 //! the outpoint the output match inserted. The cases are read from `vectors/sources/core.json`.
 
-mod matching_support;
+mod core_support;
 
 use bip37_reference::flags::BLOOM_UPDATE_ALL;
 use bip37_reference::Transaction;
-use matching_support::{bytes, core, core_filter, display, list, source, text};
+use core_support::{bytes, core, core_filter, display, list, source, text};
 
 fn transactions() -> (Transaction, Transaction) {
     let tx = Transaction::decode(&source("bloom_match_tx")).expect("Core's tx decodes");

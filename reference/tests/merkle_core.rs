@@ -10,11 +10,11 @@
 //! the matched lists Core does not check) were computed by an independent model, not by Core:
 //! agreeing with them cross-checks two implementations.
 
-mod matching_support;
+mod core_support;
 
 use bip37_reference::pmt::ExtractError;
 use bip37_reference::{Block, MerkleBlock, PartialMerkleTree};
-use matching_support::{bytes, core, core_filter, display, list, source, text};
+use core_support::{bytes, core, core_filter, display, list, source, text};
 use serde_json::Value;
 
 fn block(name: &str) -> Block {

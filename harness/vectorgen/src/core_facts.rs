@@ -13,10 +13,52 @@ use std::sync::OnceLock;
 /// The parts of `core.json` the generator uses.
 #[derive(Debug, Deserialize)]
 pub struct CoreFacts {
+    pub murmur3: Vec<Murmur3Case>,
+    pub filter_serialize: Vec<FilterSerialize>,
     pub bloom_match: BloomMatch,
     pub merkle_block: Vec<MerkleCase>,
     pub merkleblock_from_txids: Vec<TxidSet>,
     pub pmt_malleability: Malleability,
+}
+
+/// One `hash_tests/murmurhash3` vector.
+#[derive(Debug, Deserialize)]
+pub struct Murmur3Case {
+    pub source: String,
+    pub seed: u32,
+    pub data_hex: String,
+    pub expected: u32,
+}
+
+/// One of `bloom_tests`' serialization tests: a sized filter, its elements, the payload Core
+/// compares with and the `contains` answers it checks.
+#[derive(Debug, Deserialize)]
+pub struct FilterSerialize {
+    pub source: String,
+    pub test_case: String,
+    pub params: SizedParams,
+    pub insert_hex: Vec<String>,
+    pub expected_serialization_hex: String,
+    #[serde(default)]
+    pub checks_before_insert: Vec<ContainsElement>,
+    #[serde(default)]
+    pub contains_after: Vec<ContainsElement>,
+}
+
+/// `CBloomFilter(n_elements, fp_rate, n_tweak, n_flags)`.
+#[derive(Debug, Deserialize)]
+pub struct SizedParams {
+    pub n_elements: u32,
+    pub fp_rate: f64,
+    pub n_tweak: u32,
+    pub n_flags: u8,
+}
+
+/// An element Core asks the filter about, and the answer.
+#[derive(Debug, Deserialize)]
+pub struct ContainsElement {
+    pub element_hex: String,
+    pub contains: bool,
 }
 
 /// `bloom_tests/bloom_match`.
@@ -177,6 +219,15 @@ pub fn merkle_case(name: &str) -> Result<&'static MerkleCase, GenError> {
         .iter()
         .find(|c| short_name(&c.test_case) == name)
         .ok_or_else(|| GenError(format!("core.json has no merkle_block case {name}")))
+}
+
+/// The `filter_serialize` test called `bloom_tests/<name>`.
+pub fn filter_case(name: &str) -> Result<&'static FilterSerialize, GenError> {
+    core()?
+        .filter_serialize
+        .iter()
+        .find(|c| short_name(&c.test_case) == name)
+        .ok_or_else(|| GenError(format!("core.json has no filter_serialize case {name}")))
 }
 
 /// A Core block by its `vectors/sources/` name.

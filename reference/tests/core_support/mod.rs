@@ -3,6 +3,9 @@
 //! `path:line@commit`), txids written in display order, and the filter every Core case starts
 //! from. The tests read the facts from there, as the vector generator does, so each is written
 //! once.
+//!
+//! Each test file compiles this module and uses only part of it.
+#![allow(dead_code)]
 
 use bip37_reference::BloomFilter;
 use serde_json::Value;
