@@ -6,7 +6,8 @@
 //! - every `acceptable` test carries a flag of bug type DIVERGENCE that says why;
 //! - every DIVERGENCE or UNDEFINED note states its `policy` (those verdicts are the suite's
 //!   choice, not Core's behaviour, and reports must be able to say so);
-//! - `numberOfTests` counts the tests and `schema` names [`SCHEMA_FILE`];
+//! - `numberOfTests` counts the tests and `schema` names [`SCHEMA_FILE`] (`../` before it in
+//!   an imported file, see [`super::imported`]);
 //! - every expected result is re-derived by the reference: a `valid` test must get exactly its
 //!   expected output, an `invalid` one a rejection, an `acceptable` one either. A vector can
 //!   therefore never disagree with its own oracle.
@@ -89,11 +90,9 @@ pub fn lint(files: &[LoadedFile]) -> Vec<Problem> {
 /// The file-level checks and the per-test flag checks.
 fn lint_header(file: &LoadedFile, report: &mut impl FnMut(Option<&str>, String)) {
     let vf = &file.file;
-    if vf.schema != SCHEMA_FILE {
-        report(
-            None,
-            format!("schema is {:?}, not {SCHEMA_FILE:?}", vf.schema),
-        );
+    let schema = super::imported::schema_for(&file.name);
+    if vf.schema != schema {
+        report(None, format!("schema is {:?}, not {schema:?}", vf.schema));
     }
     if vf.number_of_tests != file.tests.len() {
         report(
@@ -105,7 +104,8 @@ fn lint_header(file: &LoadedFile, report: &mut impl FnMut(Option<&str>, String))
             ),
         );
     }
-    let area = file.name.strip_suffix("_test.json").unwrap_or(&file.name);
+    let base = file.name.rsplit('/').next().unwrap_or(&file.name);
+    let area = base.strip_suffix("_test.json").unwrap_or(base);
     let mut used = BTreeSet::new();
     for test in &file.tests {
         let case = &test.case;
