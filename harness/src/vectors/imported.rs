@@ -1,15 +1,15 @@
 //! Imported vectors: tests that do not come from the generator (fuzz findings, hand-written
 //! regressions). They live in `vectors/imported/<kind>_test.json`, in the same format as the
-//! generated files, each group's `generated` source saying where its tests came from. The
-//! loader lists them beside the generated files (as `imported/<kind>_test.json`), so the
-//! runner, the lint and the embedded copy include them, while `bip37-vectorgen --check` only
-//! owns the top level of `vectors/`.
+//! generated files (`schema` names the suite's schema file, which sits in `vectors/`), each
+//! group's `generated` source saying where its tests came from. The loader lists them beside
+//! the generated files (named `imported/<kind>_test.json`), so the runner, the lint and the
+//! embedded copy include them, while `bip37-vectorgen --check` owns only the top level of
+//! `vectors/`.
 //!
 //! [`add`] is how tools put a finding there: it merges the new file's groups into the kind's
 //! file (created when missing), keeps `numberOfTests` right, refuses an id that is already used
 //! by a different test, checks that the result still loads, and writes it atomically.
 
-use super::lint::SCHEMA_FILE;
 use super::load::{parse_file, VectorError};
 use super::model::VectorFile;
 use super::render;
@@ -31,16 +31,6 @@ pub fn name_of(path: &Path) -> String {
         format!("{DIR}/{file}")
     } else {
         file
-    }
-}
-
-/// The schema reference a file named `name` (see [`name_of`]) must carry: the schema sits in
-/// the vector directory, one level above an imported file.
-pub fn schema_for(name: &str) -> String {
-    if name.starts_with(&format!("{DIR}/")) {
-        format!("../{SCHEMA_FILE}")
-    } else {
-        SCHEMA_FILE.to_string()
     }
 }
 
@@ -106,7 +96,6 @@ pub fn add(vectors_dir: &Path, new: &VectorFile) -> Result<PathBuf, ImportError>
     let mut merged = match std::fs::read_to_string(&path) {
         Ok(text) => serde_json::from_str::<VectorFile>(&text).map_err(ImportError::Json)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => VectorFile {
-            schema: schema_for(&format!("{DIR}/")),
             number_of_tests: 0,
             test_groups: Vec::new(),
             notes: Default::default(),
@@ -195,19 +184,6 @@ mod tests {
         assert_eq!(lint(&[loaded]), Vec::new());
         let clash = add(&dir, &finding(&[1, 0xcc], "one-byte"));
         assert!(matches!(clash, Err(ImportError::IdTaken(id)) if id == "fuzz/one-byte"));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn an_imported_file_must_point_one_level_up_for_its_schema() {
-        let dir = temp_dir("schema");
-        let path = add(&dir, &finding(&[2, 0xaa], "truncated")).unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let flat = text.replace("\"../vectors.schema.json\"", "\"vectors.schema.json\"");
-        std::fs::write(&path, flat).unwrap();
-        let problems = lint(&[load_file(&path).unwrap()]);
-        assert_eq!(problems.len(), 1, "{problems:?}");
-        assert!(problems[0].message.contains("../vectors.schema.json"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

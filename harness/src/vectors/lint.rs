@@ -1,13 +1,13 @@
 //! The vector lint: everything a vector file must satisfy beyond parsing, as a list of
 //! problems (empty when the files are sound), so the tests and `bip37-conform lint` share it.
 //!
-//! - ids are unique across files and start with the file's area (`wire/` in `wire_test.json`);
+//! - ids are unique across files and start with the file's area (`wire/` in `wire_test.json`,
+//!   `fuzz/` in `imported/fuzz_test.json`);
 //! - every flag a test carries is defined in its file's `notes`, and every note is used;
 //! - every `acceptable` test carries a flag of bug type DIVERGENCE that says why;
 //! - every DIVERGENCE or UNDEFINED note states its `policy` (those verdicts are the suite's
 //!   choice, not Core's behaviour, and reports must be able to say so);
-//! - `numberOfTests` counts the tests and `schema` names [`SCHEMA_FILE`] (`../` before it in
-//!   an imported file, see [`super::imported`]);
+//! - `numberOfTests` counts the tests and `schema` names [`SCHEMA_FILE`];
 //! - every expected result is re-derived by the reference: a `valid` test must get exactly its
 //!   expected output, an `invalid` one a rejection, an `acceptable` one either. A vector can
 //!   therefore never disagree with its own oracle.
@@ -90,9 +90,11 @@ pub fn lint(files: &[LoadedFile]) -> Vec<Problem> {
 /// The file-level checks and the per-test flag checks.
 fn lint_header(file: &LoadedFile, report: &mut impl FnMut(Option<&str>, String)) {
     let vf = &file.file;
-    let schema = super::imported::schema_for(&file.name);
-    if vf.schema != schema {
-        report(None, format!("schema is {:?}, not {schema:?}", vf.schema));
+    if vf.schema != SCHEMA_FILE {
+        report(
+            None,
+            format!("schema is {:?}, not {SCHEMA_FILE:?}", vf.schema),
+        );
     }
     if vf.number_of_tests != file.tests.len() {
         report(
