@@ -6,6 +6,7 @@
 
 use super::GenError;
 use bip37_harness::hex::Hex;
+use bip37_harness::ops::MatchedTx;
 use bip37_reference::{Block, Transaction};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -205,10 +206,18 @@ impl MerkleStep {
         self.insert_hex.iter().map(|e| bytes(e)).collect()
     }
 
-    /// The matched list: Core's where it checks one, else the independent model's.
-    pub fn matched(&self) -> Result<Vec<(u32, [u8; 32])>, GenError> {
+    /// The matched list (txids in internal order): Core's where it checks one, else the
+    /// independent model's.
+    pub fn matched(&self) -> Result<Vec<MatchedTx>, GenError> {
         let pairs = self.core_matched.as_ref().or(self.derived.matched.as_ref());
-        matched(pairs.ok_or_else(|| GenError("a merkle step without a matched list".into()))?)
+        let pairs = pairs.ok_or_else(|| GenError("a merkle step without a matched list".into()))?;
+        Ok(matched(pairs)?
+            .into_iter()
+            .map(|(index, txid)| MatchedTx {
+                index,
+                txid: Hex(txid.to_vec()),
+            })
+            .collect())
     }
 }
 
