@@ -1,26 +1,25 @@
-//! Turns a crash artifact of a fuzz target into a ready-to-commit vector file on stdout.
+//! Turns a crash artifact of a fuzz target into a vector, merged into
+//! `vectors/imported/fuzz_test.json` (or `VECTORS/imported/fuzz_test.json`).
 //!
-//! Usage: `cargo run --manifest-path fuzz/Cargo.toml --example promote -- TARGET ARTIFACT`
+//! Usage: `cargo run --manifest-path fuzz/Cargo.toml --example promote -- TARGET ARTIFACT [VECTORS]`
 
-use bip37_fuzz::promote::promote;
+use bip37_fuzz::promote::{promote_into, repository_vectors};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [target, artifact] = args.as_slice() else {
-        eprintln!("usage: promote TARGET ARTIFACT");
-        return ExitCode::from(2);
-    };
-    let bytes = match std::fs::read(artifact) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            eprintln!("promote: cannot read {artifact}: {e}");
+    let (target, artifact, vectors) = match args.as_slice() {
+        [target, artifact] => (target, artifact, repository_vectors()),
+        [target, artifact, vectors] => (target, artifact, PathBuf::from(vectors)),
+        _ => {
+            eprintln!("usage: promote TARGET ARTIFACT [VECTORS]");
             return ExitCode::from(2);
         }
     };
-    match promote(target, &bytes) {
-        Ok(json) => {
-            print!("{json}");
+    match promote_into(target, artifact.as_ref(), &vectors) {
+        Ok(path) => {
+            println!("{}", path.display());
             ExitCode::SUCCESS
         }
         Err(e) => {

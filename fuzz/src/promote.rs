@@ -1,14 +1,18 @@
-//! A crash artifact of a target as a ready-to-commit vector file: the artifact's bytes read in
-//! the target's layout as a request, the reference's answer as the expected result, and a
-//! generated-kind source naming the target and the artifact's SHA-256.
+//! A crash artifact of a target as a vector: the artifact's bytes read in the target's layout
+//! as a request, the reference's answer as the expected result, and a generated-kind source
+//! naming the target and the artifact's SHA-256. [`promote_into`] is the documented
+//! crash-to-vector path (fuzz/README.md): it merges the vector into
+//! `vectors/imported/fuzz_test.json`, the imported vectors' home, so `cargo test` stays green.
 
 use crate::target;
 use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::hex;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::reference_impl::Reference;
+use bip37_harness::vectors::{imported, VectorFile};
 use bip37_reference::sha256::sha256;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// Why an artifact cannot become a vector.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +25,10 @@ pub enum PromoteError {
     TooShort,
     /// The reference gives no answer to record.
     NoAnswer,
+    /// The artifact cannot be read.
+    Read(String),
+    /// The vector cannot be merged into the imported file.
+    Import(String),
 }
 
 impl fmt::Display for PromoteError {
@@ -33,14 +41,16 @@ impl fmt::Display for PromoteError {
             ),
             PromoteError::TooShort => f.write_str("the artifact is too short for the target"),
             PromoteError::NoAnswer => f.write_str("the reference has no answer to record"),
+            PromoteError::Read(e) => write!(f, "cannot read the artifact: {e}"),
+            PromoteError::Import(e) => write!(f, "cannot import the vector: {e}"),
         }
     }
 }
 
 impl std::error::Error for PromoteError {}
 
-/// The vector file (JSON text) for `artifact`, a crash input of the target `name`.
-pub fn promote(name: &str, artifact: &[u8]) -> Result<String, PromoteError> {
+/// The vector file for `artifact`, a crash input of the target `name`.
+pub fn promote(name: &str, artifact: &[u8]) -> Result<VectorFile, PromoteError> {
     let target = target(name).ok_or_else(|| PromoteError::UnknownTarget(name.into()))?;
     let layout = target.layout.ok_or(PromoteError::NoLayout(target.name))?;
     let request = layout.request(artifact).ok_or(PromoteError::TooShort)?;
@@ -52,9 +62,26 @@ pub fn promote(name: &str, artifact: &[u8]) -> Result<String, PromoteError> {
         slug: format!("{}-{}", name.replace('_', "-"), &digest[..12]),
         comment: format!("crash input of the fuzz target {name}"),
     };
-    let file = vector::vector_file(&request, &answer, &provenance, Default::default())
-        .ok_or(PromoteError::NoAnswer)?;
-    Ok(vector::to_json(&file))
+    vector::vector_file(&request, &answer, &provenance, Default::default())
+        .ok_or(PromoteError::NoAnswer)
+}
+
+/// The repository's vector directory, where the documented path writes.
+pub fn repository_vectors() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
+}
+
+/// The artifact file at `artifact`, a crash input of the target `name`, promoted and merged
+/// into `<vectors_dir>/imported/fuzz_test.json`; returns that file's path.
+pub fn promote_into(
+    name: &str,
+    artifact: &Path,
+    vectors_dir: &Path,
+) -> Result<PathBuf, PromoteError> {
+    let bytes = std::fs::read(artifact)
+        .map_err(|e| PromoteError::Read(format!("{}: {e}", artifact.display())))?;
+    let file = promote(name, &bytes)?;
+    imported::add(vectors_dir, &file).map_err(|e| PromoteError::Import(e.to_string()))
 }
 
 #[cfg(test)]
@@ -66,7 +93,8 @@ mod tests {
     fn an_artifact_becomes_a_loadable_vector() {
         // Core's filterload with flags 3: the reference accepts it (flags & 3 is what counts).
         let artifact = [3, 0x61, 0x4e, 0x9b, 5, 0, 0, 0, 0, 0, 0, 0, 3];
-        let json = promote("differential_filterload", &artifact).unwrap();
+        let file = promote("differential_filterload", &artifact).unwrap();
+        let json = vector::to_json(&file);
         let loaded = parse_file("fuzz_test.json", &json).unwrap();
         let case = &loaded.tests[0].case;
         assert!(

@@ -11,7 +11,8 @@ use crate::vectors::model::{
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The file stem vectors from fuzzing go to (`vectors/fuzz_test.json`), and their id prefix.
+/// The kind of vectors from fuzzing: their id prefix, and so their file
+/// (`vectors/imported/fuzz_test.json`, see [`crate::vectors::imported`]).
 pub const FILE_STEM: &str = "fuzz";
 
 /// What the vector says about itself.

@@ -1,7 +1,8 @@
 //! The vector lint: everything a vector file must satisfy beyond parsing, as a list of
 //! problems (empty when the files are sound), so the tests and `bip37-conform lint` share it.
 //!
-//! - ids are unique across files and start with the file's area (`wire/` in `wire_test.json`);
+//! - ids are unique across files and start with the file's area (`wire/` in `wire_test.json`,
+//!   `fuzz/` in `imported/fuzz_test.json`);
 //! - every flag a test carries is defined in its file's `notes`, and every note is used;
 //! - every `acceptable` test carries a flag of bug type DIVERGENCE that says why;
 //! - every DIVERGENCE or UNDEFINED note states its `policy` (those verdicts are the suite's
@@ -105,7 +106,8 @@ fn lint_header(file: &LoadedFile, report: &mut impl FnMut(Option<&str>, String))
             ),
         );
     }
-    let area = file.name.strip_suffix("_test.json").unwrap_or(&file.name);
+    let base = file.name.rsplit('/').next().unwrap_or(&file.name);
+    let area = base.strip_suffix("_test.json").unwrap_or(base);
     let mut used = BTreeSet::new();
     for test in &file.tests {
         let case = &test.case;

@@ -357,18 +357,26 @@ pub const MAX_FILE_BYTES: u64 = 32 << 20;
 
 /// Reads and parses one vector file from disk: a regular file of at most [`MAX_FILE_BYTES`].
 pub fn load_file(path: &Path) -> Result<LoadedFile, VectorError> {
-    let name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = super::imported::name_of(path);
     let text = crate::input_file::read_text(path, MAX_FILE_BYTES).map_err(|e| {
         VectorError::whole(path.display().to_string(), format!("cannot read: {e}")).because(e)
     })?;
     parse_file(&name, &text)
 }
 
-/// The `*_test.json` files of a directory, sorted by name.
+/// Every vector file of a vector directory: its own `*_test.json` files (the generator's),
+/// then those of its `imported/` subdirectory, if any ([`super::imported`]), each sorted by name.
 pub fn vector_paths(dir: &Path) -> Result<Vec<PathBuf>, VectorError> {
+    let mut paths = test_files(dir)?;
+    let imported = dir.join(super::imported::DIR);
+    if imported.is_dir() {
+        paths.extend(test_files(&imported)?);
+    }
+    Ok(paths)
+}
+
+/// The `*_test.json` files of one directory (not its subdirectories), sorted by name.
+pub fn test_files(dir: &Path) -> Result<Vec<PathBuf>, VectorError> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         let message = format!("cannot list vector directory: {e}");
         VectorError::whole(dir.display().to_string(), message).because(e)

@@ -9,6 +9,7 @@ use super::builder::{
     core_source, every_mutant, generated_source, hex, reference_outcome, Case, FileBuilder,
     GroupBuilder,
 };
+use super::core_facts::{filter_case, line, ContainsElement};
 use super::GenError;
 use bip37_harness::hex::Hex;
 use bip37_harness::ops::{
@@ -16,19 +17,6 @@ use bip37_harness::ops::{
     OpName, Output, Request,
 };
 use bip37_harness::vectors::model::{Expectation, Phase, Source, VectorFile};
-
-/// The three elements of Core's serialization tests and the one-bit-off negative.
-const CORE_ELEMENTS: [&str; 3] = [
-    "99108ad8ed9bb6274d3980bab5a85c048f0950c8",
-    "b5a2c786d9ef4658287ced5914b37a1b4aa32eee",
-    "b9300670b4c5366e95b2699e8b18bc75e5f729c5",
-];
-const CORE_NEGATIVE: &str = "19108ad8ed9bb6274d3980bab5a85c048f0950c8";
-/// `bloom_create_insert_key`: the uncompressed public key of the test's WIF key, and its HASH160.
-const CORE_KEY_ELEMENTS: [&str; 2] = [
-    "045b81f0017e2091e2edcd5eecf10d5bdd120a5514cb3ee65b8447ec18bfc4575c6d5bf415e54e03b1067934a0f0ba76b01c6b9ab227142ee1d543764b69d901e0",
-    "477abbacd4113f2e6b100526222eedd953c26a64",
-];
 
 pub fn file() -> Result<(String, VectorFile), GenError> {
     let mut file = FileBuilder::new(
@@ -102,7 +90,7 @@ struct Printed {
     phase: Phase,
     input: BuildFilterInput,
     comment: &'static str,
-    filterload: &'static str,
+    filterload: String,
     contains: Vec<bool>,
 }
 
@@ -118,7 +106,7 @@ fn printed_group(
         group.sourced(
             case,
             Expectation::Valid,
-            build_output(t.filterload, &t.contains)?,
+            build_output(&t.filterload, &t.contains)?,
         );
     }
     Ok(group)
@@ -130,14 +118,53 @@ fn worked_example() -> Source {
     }
 }
 
+/// A Core serialization test's filter, elements and printed answers, from `core.json`.
+struct CoreFilter {
+    line: u32,
+    filter: FilterInit,
+    insert: Vec<Hex>,
+    filterload: String,
+    queries: Vec<Hex>,
+    contains: Vec<bool>,
+}
+
+fn core_filter_case(name: &str) -> Result<CoreFilter, GenError> {
+    let case = filter_case(name)?;
+    let p = &case.params;
+    let elements = |list: &[ContainsElement]| -> Result<(Vec<Hex>, Vec<bool>), GenError> {
+        let queries = list
+            .iter()
+            .map(|c| hex(&c.element_hex))
+            .collect::<Result<_, _>>()?;
+        Ok((queries, list.iter().map(|c| c.contains).collect()))
+    };
+    let (queries, contains) = elements(&case.contains_after)?;
+    Ok(CoreFilter {
+        line: line(&case.source)?,
+        filter: sized(p.n_elements, p.fp_rate, p.n_tweak, p.n_flags),
+        insert: case
+            .insert_hex
+            .iter()
+            .map(|e| hex(e))
+            .collect::<Result<_, _>>()?,
+        filterload: case.expected_serialization_hex.clone(),
+        queries,
+        contains,
+    })
+}
+
 fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
-    let queries = hexes(&[
-        CORE_ELEMENTS[0],
-        CORE_NEGATIVE,
-        CORE_ELEMENTS[1],
-        CORE_ELEMENTS[2],
-    ])?;
-    let after = vec![true, false, true, true];
+    let serialize = core_filter_case("bloom_create_insert_serialize")?;
+    let (before_queries, before) = {
+        let checks = &filter_case("bloom_create_insert_serialize")?.checks_before_insert;
+        let queries = checks
+            .iter()
+            .map(|c| hex(&c.element_hex))
+            .collect::<Result<Vec<_>, _>>()?;
+        (queries, checks.iter().map(|c| c.contains).collect())
+    };
+    let tweak = core_filter_case("bloom_create_insert_serialize_with_tweak")?;
+    let key = core_filter_case("bloom_create_insert_key")?;
     let build = |filter, insert, queries| BuildFilterInput {
         filter,
         insert,
@@ -145,49 +172,49 @@ fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
     };
     let mut groups = vec![
         printed_group(
-            core_source("src/test/bloom_tests.cpp", 35, "bloom_tests/bloom_create_insert_serialize"),
+            core_source("src/test/bloom_tests.cpp", serialize.line, "bloom_tests/bloom_create_insert_serialize"),
             "CBloomFilter(3, 0.01, 0, BLOOM_UPDATE_ALL): three 20-byte elements and a one-bit-off negative.",
             vec![
                 Printed {
                     slug: "core-insert-serialize-before-insert",
                     phase: Phase::Contains,
-                    input: build(sized(3, 0.01, 0, 1), Vec::new(), hexes(&[CORE_ELEMENTS[0]])?),
+                    input: build(serialize.filter.clone(), Vec::new(), before_queries),
                     comment: "contains is false before any insert; the payload is the empty 3-byte, 5-function filter of the same test",
-                    filterload: "03000000050000000000000001",
-                    contains: vec![false],
+                    filterload: "03000000050000000000000001".into(),
+                    contains: before,
                 },
                 Printed {
                     slug: "core-insert-serialize",
                     phase: Phase::Serialize,
-                    input: build(sized(3, 0.01, 0, 1), hexes(&CORE_ELEMENTS)?, queries.clone()),
+                    input: build(serialize.filter, serialize.insert, serialize.queries),
                     comment: "the three elements inserted; the negative differs in one bit of its first byte",
-                    filterload: "03614e9b050000000000000001",
-                    contains: after.clone(),
+                    filterload: serialize.filterload,
+                    contains: serialize.contains,
                 },
             ],
         )?,
         printed_group(
-            core_source("src/test/bloom_tests.cpp", 60, "bloom_tests/bloom_create_insert_serialize_with_tweak"),
+            core_source("src/test/bloom_tests.cpp", tweak.line, "bloom_tests/bloom_create_insert_serialize_with_tweak"),
             "The same filter with tweak 2147483649 (0x80000001; the source comment says 100): the seed of hash function 1 wraps.",
             vec![Printed {
                 slug: "core-insert-serialize-with-tweak",
                 phase: Phase::Serialize,
-                input: build(sized(3, 0.01, 2_147_483_649, 1), hexes(&CORE_ELEMENTS)?, queries),
+                input: build(tweak.filter, tweak.insert, tweak.queries),
                 comment: "tweak 0x80000001",
-                filterload: "03ce4299050000000100008001",
-                contains: after,
+                filterload: tweak.filterload,
+                contains: tweak.contains,
             }],
         )?,
         printed_group(
-            core_source("src/test/bloom_tests.cpp", 83, "bloom_tests/bloom_create_insert_key"),
+            core_source("src/test/bloom_tests.cpp", key.line, "bloom_tests/bloom_create_insert_key"),
             "CBloomFilter(2, 0.001, 0, BLOOM_UPDATE_ALL) with a 65-byte public key and its HASH160 (derived from the test's WIF key).",
             vec![Printed {
                 slug: "core-insert-key",
                 phase: Phase::Serialize,
-                input: build(sized(2, 0.001, 0, 1), hexes(&CORE_KEY_ELEMENTS)?, Vec::new()),
+                input: build(key.filter, key.insert, key.queries),
                 comment: "uncompressed public key, then its HASH160",
-                filterload: "038fc16b080000000000000001",
-                contains: Vec::new(),
+                filterload: key.filterload,
+                contains: key.contains,
             }],
         )?,
         printed_group(
@@ -198,7 +225,7 @@ fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
                 phase: Phase::Serialize,
                 input: build(sized(10, 0.000_001, 0, 1), hexes(&["ffffffffffffffffffffffffffffffffffffffff"])?, Vec::new()),
                 comment: "35 bytes, 19 hash functions",
-                filterload: "23400008008000002000c000200400082400048000002000000000800000400002402000130000000000000001",
+                filterload: "23400008008000002000c000200400082400048000002000000000800000400002402000130000000000000001".into(),
                 contains: Vec::new(),
             }],
         )?,
@@ -234,7 +261,7 @@ fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
             phase: Phase::Serialize,
             input: build(sized(8, 0.05, 7, 0), hexes(&["ab", "cafe"])?, Vec::new()),
             comment: "06 | 202010844440 | 04000000 | 07000000 | 00",
-            filterload: "06202010844440040000000700000000",
+            filterload: "06202010844440040000000700000000".into(),
             contains: Vec::new(),
         }],
     )?);
@@ -250,7 +277,7 @@ fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
                     phase: Phase::Insert,
                     input: build(explicit(10, 5, 99, 1), vec![hello.clone()], Vec::new()),
                     comment: "\"Hello World\": bit field 0000000a080000000140",
-                    filterload: "0a0000000a080000000140050000006300000001",
+                    filterload: "0a0000000a080000000140050000006300000001".into(),
                     contains: Vec::new(),
                 },
                 Printed {
@@ -258,7 +285,7 @@ fn sourced_groups() -> Result<Vec<GroupBuilder>, GenError> {
                     phase: Phase::Serialize,
                     input: build(explicit(10, 5, 99, 1), vec![hello, goodbye], Vec::new()),
                     comment: "\"Hello World\" then \"Goodbye!\": the book's filterload payload with flag 1",
-                    filterload: "0a4000600a080000010940050000006300000001",
+                    filterload: "0a4000600a080000010940050000006300000001".into(),
                     contains: Vec::new(),
                 },
             ],

@@ -14,6 +14,7 @@
 //! `bip37-vectorgen --check` can demand that the committed files are byte-identical.
 
 pub mod builder;
+mod core_facts;
 mod filter;
 mod matching;
 mod merkle;
@@ -106,7 +107,9 @@ pub fn write_dir(dir: &Path, files: &[GeneratedFile]) -> std::io::Result<()> {
 }
 
 /// The differences between `dir` and the generator's output: files that differ or are missing,
-/// and `*_test.json` files the generator does not write. Empty when `dir` is up to date.
+/// and `*_test.json` files the generator does not write. Empty when `dir` is up to date. The
+/// generator owns the top level of `dir` only: `dir/imported/` is the imported vectors' home
+/// (`bip37_harness::vectors::imported`).
 pub fn check_dir(dir: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, GenError> {
     let mut problems = Vec::new();
     for file in files {
@@ -117,7 +120,7 @@ pub fn check_dir(dir: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, Gen
         }
     }
     let written: BTreeSet<&str> = files.iter().map(|f| f.name.as_str()).collect();
-    let on_disk = bip37_harness::vectors::vector_paths(dir).map_err(|e| GenError(e.to_string()))?;
+    let on_disk = bip37_harness::vectors::test_files(dir).map_err(|e| GenError(e.to_string()))?;
     for path in on_disk {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         if let Some(name) = name.filter(|n| !written.contains(n.as_str())) {

@@ -11,6 +11,7 @@ use super::builder::{
     core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
     GroupBuilder, Outcome,
 };
+use super::core_facts::{bytes, core, core_transactions, line};
 use super::synthetic::{
     coinbase, compressed_key, core_filter, element, foreign_outpoint, input, multisig_1_of,
     output_of, p2pk, p2pkh, p2sh, p2wpkh, push, tx,
@@ -22,23 +23,6 @@ use bip37_harness::vectors::model::{Expectation, Phase, VectorFile};
 use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P2PUBKEY_ONLY};
 use bip37_reference::tx::OutPoint;
 use bip37_reference::Transaction;
-
-/// `src/test/bloom_tests.cpp` `bloom_match`: (line, element inserted, whether `tx` matches).
-/// Line 134's filter then also matches the spending transaction (line 136).
-const CORE_BLOOM_MATCH: &[(u32, &str, bool)] = &[
-    (117, "6bff7fcd4f8565ef406dd5d63d4ff94f318fe82027fd4dc451b04474019f74b4", true),
-    (122, "6bff7fcd4f8565ef406dd5d63d4ff94f318fe82027fd4dc451b04474019f74b4", true),
-    (126, "30450220070aca44506c5cef3a16ed519d7c3c39f8aab192c4e1c90d065f37b8a4af6141022100a8e160b856c2d43d27d8fba71e5aef6405b8643ac4cb7cb3c462aced7f14711a01", true),
-    (130, "046d11fee51b0e60666d5049a9101a72741df480b96ee26488a4d3466b95c9a40ac5eeef87e10a5cd336c19a84565f80fa6c547957b7700ff4dfbdefe76036c339", true),
-    (134, "04943fdd508053c75000106d3bc6e2754dbcff19", true),
-    (139, "a266436d2965547608b9e15d9032a7b9d64fa431", true),
-    (143, "0b26e9b7735eb6aabdf358bab62f9816a21ba9ebdb719d5299e88607d722c19000000000", true),
-    (147, "0b26e9b7735eb6aabdf358bab62f9816a21ba9ebdb719d5299e88607d722c19000000000", true),
-    (157, "3604112b83ff15b943736458a67be0985bf4d4639784ef622ff384e709000000", false),
-    (161, "0000006d2965547608b9e15d9032a7b9d64fa431", false),
-    (165, "0b26e9b7735eb6aabdf358bab62f9816a21ba9ebdb719d5299e88607d722c19001000000", false),
-    (169, "0b26e9b7735eb6aabdf358bab62f9816a21ba9ebdb719d5299e88607d700000000000000", false),
-];
 
 /// What Core's `bloom_match` case at `line` checks.
 const CORE_WHAT: &[(u32, &str)] = &[
@@ -55,17 +39,6 @@ const CORE_WHAT: &[(u32, &str)] = &[
     (165, "the prevout's txid with index 1 instead of 0"),
     (169, "the prevout's index with another txid"),
 ];
-
-/// Core's `bloom_match` transaction and its spender (bloom_tests.cpp:106 and :111).
-pub fn core_transactions() -> Result<(Vec<u8>, Vec<u8>), GenError> {
-    let parse = |text: &str| Hex::parse(text.trim()).map(|h| h.0).map_err(GenError);
-    Ok((
-        parse(include_str!("../../../vectors/sources/bloom_match_tx.hex"))?,
-        parse(include_str!(
-            "../../../vectors/sources/bloom_match_spending_tx.hex"
-        ))?,
-    ))
-}
 
 pub fn file() -> Result<(String, VectorFile), GenError> {
     let mut file = FileBuilder::new(
@@ -114,23 +87,35 @@ fn match_request(filter: FilterInit, insert: Vec<Vec<u8>>, txs: &[Transaction]) 
 }
 
 fn core_bloom_match() -> Result<GroupBuilder, GenError> {
-    let (tx_bytes, spending_bytes) = core_transactions()?;
-    let decode = |b: &[u8]| Transaction::decode(b).map_err(|e| GenError(e.to_string()));
-    let (core_tx, spending) = (decode(&tx_bytes)?, decode(&spending_bytes)?);
+    let (core_tx, spending) = core_transactions()?;
     let mut group = GroupBuilder::new(
         OpName::MatchTx,
         core_source("src/test/bloom_tests.cpp", 102, "bloom_tests/bloom_match"),
         "Core's bloom_match: each case loads CBloomFilter(10, 0.000001, 0, UPDATE_ALL), inserts one element and evaluates transaction b4749f01…7fff6b. Core prints the verdicts; the filter bytes are the reference's.",
     )
     .shared(&["filter"]);
-    for (&(line, element, expected), &(_, what)) in CORE_BLOOM_MATCH.iter().zip(CORE_WHAT) {
+    let cases = &core()?.bloom_match.cases;
+    if cases.len() != CORE_WHAT.len() {
+        return Err(GenError(format!(
+            "core.json has {} bloom_match cases, CORE_WHAT describes {}",
+            cases.len(),
+            CORE_WHAT.len()
+        )));
+    }
+    for (case, &(what_line, what)) in cases.iter().zip(CORE_WHAT) {
+        let line = line(&case.source)?;
+        if line != what_line {
+            return Err(GenError(format!(
+                "bloom_tests.cpp:{line} is described as line {what_line}"
+            )));
+        }
         let mut txs = vec![core_tx.clone()];
-        let mut verdicts = vec![expected];
-        if line == 134 {
+        let mut verdicts = vec![case.expect_match];
+        if case.then.is_some() {
             txs.push(spending.clone());
             verdicts.push(true);
         }
-        let element = Hex::parse(element).map_err(GenError)?.0;
+        let element = bytes(&case.element_hex)?;
         let init = core_filter(BLOOM_UPDATE_ALL);
         let insert = vec![element];
         match reference_outcome(&match_request(init.clone(), insert.clone(), &txs)) {

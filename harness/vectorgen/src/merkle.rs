@@ -12,6 +12,7 @@ use super::builder::{
     core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
     GroupBuilder, Outcome,
 };
+use super::core_facts::{bytes, core, core_block, display_txid, line, short_name};
 use super::synthetic::{
     block, coinbase, compressed_key, core_filter, element, foreign_outpoint, input, output_of,
     p2pk, p2pkh, push, tx,
@@ -26,106 +27,6 @@ use bip37_harness::vectors::model::{Expectation, Phase, VectorFile};
 use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P2PUBKEY_ONLY};
 use bip37_reference::pmt::{bits_to_bytes, Match, MAX_TRANSACTIONS};
 use bip37_reference::{Block, PartialMerkleTree};
-
-/// A Core block by its `vectors/sources/` name.
-pub fn core_block(name: &str) -> Result<Block, GenError> {
-    let text = match name {
-        "block_13b8a" => include_str!("../../../vectors/sources/block_13b8a.hex"),
-        "block_5a4ded" => include_str!("../../../vectors/sources/block_5a4ded.hex"),
-        "block_dab013" => include_str!("../../../vectors/sources/block_dab013.hex"),
-        "block_b731f2" => include_str!("../../../vectors/sources/block_b731f2.hex"),
-        other => return Err(GenError(format!("no Core block {other}"))),
-    };
-    let bytes = Hex::parse(text.trim()).map_err(GenError)?.0;
-    Block::decode(&bytes).map_err(|e| GenError(format!("{name}: {e}")))
-}
-
-/// A txid written in display order, as internal bytes.
-pub fn display_txid(text: &str) -> Result<[u8; 32], GenError> {
-    let mut id: [u8; 32] = Hex::parse(text)
-        .map_err(GenError)?
-        .0
-        .try_into()
-        .map_err(|_| GenError(format!("{text} is not 32 bytes")))?;
-    id.reverse();
-    Ok(id)
-}
-
-/// The first `CMerkleBlock` of a Core `merkle_block_*` test.
-pub struct CoreMerkleCase {
-    pub test_case: &'static str,
-    pub line: u32,
-    pub block: &'static str,
-    pub flags: u8,
-    pub insert: &'static [&'static str],
-    /// Core's `vMatchedTxn`: (index, txid in display order).
-    pub matched: &'static [(u32, &'static str)],
-}
-
-/// `src/test/bloom_tests.cpp`: each test's first merkle block.
-pub const CORE_MERKLE_BLOCKS: &[CoreMerkleCase] = &[
-    CoreMerkleCase { test_case: "merkle_block_1", line: 173, block: "block_13b8a", flags: BLOOM_UPDATE_ALL,
-        insert: &["201f4587ec86b58297edc2dd32d6fcd998aa794308aac802a8af3be0e081d674"],
-        matched: &[(8, "74d681e0e03bafa802c8aa084379aa98d9fcd632ddc2ed9782b586ec87451f20")] },
-    CoreMerkleCase { test_case: "merkle_block_2", line: 214, block: "block_5a4ded", flags: BLOOM_UPDATE_ALL,
-        insert: &["703bb9ec7ab4f56d9e417a53ac19cef9c53513dc0352b9734e012d799ffe80e9"],
-        matched: &[(0, "e980fe9f792d014e73b95203dc1335c5f9ce19ac537a419e6df5b47aecb93b70")] },
-    CoreMerkleCase { test_case: "merkle_block_2_with_update_none", line: 271, block: "block_5a4ded", flags: BLOOM_UPDATE_NONE,
-        insert: &["703bb9ec7ab4f56d9e417a53ac19cef9c53513dc0352b9734e012d799ffe80e9"],
-        matched: &[(0, "e980fe9f792d014e73b95203dc1335c5f9ce19ac537a419e6df5b47aecb93b70")] },
-    CoreMerkleCase { test_case: "merkle_block_3_and_serialize", line: 325, block: "block_dab013", flags: BLOOM_UPDATE_ALL,
-        insert: &["b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f1963"],
-        matched: &[(0, "63194f18be0af63f2c6bc9dc0f777cbefed3d9415c4af83f3ee3a3d669c00cb5")] },
-    CoreMerkleCase { test_case: "merkle_block_4", line: 361, block: "block_b731f2", flags: BLOOM_UPDATE_ALL,
-        insert: &["54c10adf159bf118b8b2e629141ac6b5c69addf4ddea130a7d72a4bdf0922a0a"],
-        matched: &[(6, "0a2a92f0bda4727d0a13eaddf4dd9ac6b5c61a1429e6b2b818f19b15df0ac154")] },
-    CoreMerkleCase { test_case: "merkle_block_4_test_p2pubkey_only", line: 409, block: "block_b731f2", flags: BLOOM_UPDATE_P2PUBKEY_ONLY,
-        insert: &["04eaafc2314def4ca98ac970241bcab022b9c1e1f4ea423a20f134c876f2c01ec0f0dd5b2e86e7168cefe0d81113c3807420ce13ad1357231a2252247d97a46a91", "b6efd80d99179f4f4ff6f4dd0a007d018c385d21"],
-        matched: &[(0, "147caa76786596590baa4e98f5d9f48b86c7765e489f7a6ff3360fe5c674360b"), (3, "02981fa052f0481dbc5868f4fc2166035a10f27a03cfd2de67326471df5bc041")] },
-    CoreMerkleCase { test_case: "merkle_block_4_test_update_none", line: 434, block: "block_b731f2", flags: BLOOM_UPDATE_NONE,
-        insert: &["04eaafc2314def4ca98ac970241bcab022b9c1e1f4ea423a20f134c876f2c01ec0f0dd5b2e86e7168cefe0d81113c3807420ce13ad1357231a2252247d97a46a91", "b6efd80d99179f4f4ff6f4dd0a007d018c385d21"],
-        matched: &[(0, "147caa76786596590baa4e98f5d9f48b86c7765e489f7a6ff3360fe5c674360b"), (3, "02981fa052f0481dbc5868f4fc2166035a10f27a03cfd2de67326471df5bc041")] },
-];
-
-/// bloom_tests.cpp:346: the exact merkleblock of merkle_block_3_and_serialize.
-const CORE_MERKLE_BLOCK_3: &str = "0100000079cda856b143d9db2c1caff01d1aecc8630d30625d10e8b4b8b0000000000000b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f196367291b4d4c86041b8fa45d630100000001b50cc069d6a3e33e3ff84a5c41d9d3febe7c770fdcc96b2c3ff60abe184f19630101";
-
-/// (line, test case, txids in display order, Core's matches in tree order as (index, txid in
-/// display order)).
-type TxidSet = (
-    u32,
-    &'static str,
-    &'static [&'static str],
-    &'static [(u32, &'static str)],
-);
-
-/// `src/test/merkleblock_tests.cpp`'s txid sets on block 13b8a.
-const CORE_TXID_SETS: &[TxidSet] = &[
-    (
-        20,
-        "merkleblock_construct_from_txids_found",
-        &[
-            "74d681e0e03bafa802c8aa084379aa98d9fcd632ddc2ed9782b586ec87451f20",
-            "f9fc751cb7dc372406a9f8d738d5e6f8f63bab71986a39cf36ee70ee17036d07",
-        ],
-        &[
-            (
-                1,
-                "f9fc751cb7dc372406a9f8d738d5e6f8f63bab71986a39cf36ee70ee17036d07",
-            ),
-            (
-                8,
-                "74d681e0e03bafa802c8aa084379aa98d9fcd632ddc2ed9782b586ec87451f20",
-            ),
-        ],
-    ),
-    (
-        61,
-        "merkleblock_construct_from_txids_not_found",
-        &["c0ffee00003bafa802c8aa084379aa98d9fcd632ddc2ed9782b586ec87451f20"],
-        &[],
-    ),
-];
 
 pub fn file() -> Result<(String, VectorFile), GenError> {
     let mut file = FileBuilder::new(
@@ -185,35 +86,27 @@ fn core_merkle_blocks() -> Result<GroupBuilder, GenError> {
         core_source("src/test/bloom_tests.cpp", 173, "bloom_tests/merkle_block_1 .. merkle_block_4_test_update_none"),
         "The first CMerkleBlock of each of Core's merkle_block tests: CBloomFilter(10, 0.000001, 0, flags) with the test's elements. Core prints the matched (index, txid) list and, for merkle_block_3, the exact bytes; the other bytes and the filters after are the reference's.",
     );
-    for case in CORE_MERKLE_BLOCKS {
-        let b = core_block(case.block)?;
-        let insert = case
-            .insert
-            .iter()
-            .map(|e| Hex::parse(e).map(|h| h.0).map_err(GenError))
-            .collect::<Result<Vec<_>, _>>()?;
-        let expected = case
-            .matched
-            .iter()
-            .map(|&(index, txid)| {
-                Ok(MatchedTx {
-                    index,
-                    txid: Hex(display_txid(txid)?.to_vec()),
-                })
-            })
-            .collect::<Result<Vec<_>, GenError>>()?;
+    for case in &core()?.merkle_block {
+        let (name, line) = (short_name(&case.test_case), line(&case.source)?);
+        let step = case
+            .steps
+            .first()
+            .ok_or_else(|| GenError(format!("{name} has no step")))?;
+        let expected = step.matched()?;
         let (test, out) = merkle_block_case(
-            &format!("core-{}", case.test_case.replace('_', "-")),
-            core_filter(case.flags),
-            insert,
-            &b,
-            &format!("bloom_tests.cpp:{}: {}", case.line, case.test_case),
+            &format!("core-{}", name.replace('_', "-")),
+            core_filter(case.filter_params.n_flags),
+            step.insert()?,
+            &core_block(&case.block)?,
+            &format!("bloom_tests.cpp:{line}: {name}"),
         )?;
-        let exact = case.line != 325 || out.merkleblock.to_hex() == CORE_MERKLE_BLOCK_3;
+        let exact = match &step.expected_merkleblock_serialization_hex {
+            Some(core_bytes) => out.merkleblock.to_hex() == *core_bytes,
+            None => true,
+        };
         if out.matched != expected || !exact {
             return Err(GenError(format!(
-                "bloom_tests.cpp:{}: the reference answers {out:?}, not what Core prints",
-                case.line
+                "bloom_tests.cpp:{line}: the reference answers {out:?}, not what Core prints"
             )));
         }
         group.generated(test, Expectation::Valid);
@@ -335,8 +228,6 @@ fn extract_output(root: [u8; 32], matches: &[Match]) -> Outcome {
 }
 
 fn core_txid_sets() -> Result<(GroupBuilder, GroupBuilder), GenError> {
-    let b = core_block("block_13b8a")?;
-    let txids = b.txids();
     let mut build = GroupBuilder::new(
         OpName::PmtBuild,
         core_source("src/test/merkleblock_tests.cpp", 20, "merkleblock_tests/merkleblock_construct_from_txids_found"),
@@ -348,22 +239,34 @@ fn core_txid_sets() -> Result<(GroupBuilder, GroupBuilder), GenError> {
         core_source("src/test/merkleblock_tests.cpp", 20, "merkleblock_tests/merkleblock_construct_from_txids_found"),
         "ExtractMatches of those trees: the header's merkle root and the marked txids in tree order, as Core checks.",
     );
-    for &(line, test_case, wanted, core_matches) in CORE_TXID_SETS {
-        let wanted = wanted
+    for set in &core()?.merkleblock_from_txids {
+        let b = core_block(&set.block)?;
+        let txids = b.txids();
+        let wanted = set
+            .txids_display
             .iter()
             .map(|t| display_txid(t))
             .collect::<Result<Vec<_>, _>>()?;
         let marks: Vec<bool> = txids.iter().map(|id| wanted.contains(id)).collect();
-        let slug = test_case.replace('_', "-");
-        let comment = format!("merkleblock_tests.cpp:{line}: {test_case}");
+        let (name, line) = (short_name(&set.test_case), line(&set.source)?);
+        let slug = name.replace('_', "-");
+        let comment = format!("merkleblock_tests.cpp:{line}: {name}");
         build.generated(
             build_case(&format!("build-{slug}"), &txids, &marks, &comment)?,
             Expectation::Valid,
         );
         let tree = PartialMerkleTree::build(&txids, &marks).map_err(|e| GenError(e.to_string()))?;
-        let matches = core_matches
+        let core_found = &set.extracted;
+        if core_found.indices.len() != core_found.matched_display_in_order.len() {
+            return Err(GenError(format!(
+                "{name}: indices and txids differ in number"
+            )));
+        }
+        let matches = core_found
+            .indices
             .iter()
-            .map(|&(index, txid)| {
+            .zip(&core_found.matched_display_in_order)
+            .map(|(&index, txid)| {
                 Ok(Match {
                     index,
                     txid: display_txid(txid)?,
@@ -380,25 +283,28 @@ fn core_txid_sets() -> Result<(GroupBuilder, GroupBuilder), GenError> {
 }
 
 fn malleability() -> Result<GroupBuilder, GenError> {
-    let txids: Vec<[u8; 32]> = [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10, 9, 10]
+    let core_case = &core()?.pmt_malleability;
+    let txids = core_case
+        .txids_internal_hex
         .iter()
-        .map(|&v| {
-            let mut id = [0u8; 32];
-            id[0] = v;
-            id
+        .map(|t| {
+            bytes(t)?
+                .try_into()
+                .map_err(|_| GenError(format!("{t} is not 32 bytes")))
         })
-        .collect();
-    let marks: Vec<bool> = (0..12).map(|i| i == 9 || i == 10).collect();
-    let tree = PartialMerkleTree::build(&txids, &marks).map_err(|e| GenError(e.to_string()))?;
+        .collect::<Result<Vec<[u8; 32]>, _>>()?;
+    let line = line(&core_case.source)?;
+    let tree =
+        PartialMerkleTree::build(&txids, &core_case.marks).map_err(|e| GenError(e.to_string()))?;
     let mut group = GroupBuilder::new(
         OpName::PmtExtract,
-        core_source("src/test/pmt_tests.cpp", 111, "pmt_tests/pmt_malleability"),
+        core_source("src/test/pmt_tests.cpp", line, "pmt_tests/pmt_malleability"),
         "Txids 1..10, 9, 10 (uint256{v}: first internal byte v) with positions 9 and 10 marked: a node has identical children, so ExtractMatches returns the null root (CVE-2012-2459).",
     );
     let case = extract_case(
         "pmt-malleability",
         tree.encode(),
-        "pmt_tests.cpp:111: duplicated txids give identical siblings",
+        &format!("pmt_tests.cpp:{line}: duplicated txids give identical siblings"),
     )?
     .targets(&["PmtIdenticalSiblingsAccepted"]);
     group.sourced(case, Expectation::Invalid, None);

@@ -7,6 +7,7 @@
 use super::builder::{
     bip37_source, core_source, every_mutant, generated_source, hex, Case, FileBuilder, GroupBuilder,
 };
+use super::core_facts::{core, line};
 use super::GenError;
 use bip37_harness::hex::Hex;
 use bip37_harness::ops::{
@@ -14,24 +15,6 @@ use bip37_harness::ops::{
 };
 use bip37_harness::vectors::model::{Expectation, Phase, Source, VectorFile};
 use bip37_reference::filter::SEED_MULTIPLIER;
-
-/// `src/test/hash_tests.cpp` at the Core commit: (line, expected hash, seed, data hex).
-const CORE_HASH_TESTS: &[(u32, u32, u32, &str)] = &[
-    (29, 0x0000_0000, 0x0000_0000, ""),
-    (30, 0x6a39_6f08, 0xFBA4_C795, ""),
-    (31, 0x81f1_6f39, 0xffff_ffff, ""),
-    (33, 0x514e_28b7, 0x0000_0000, "00"),
-    (34, 0xea3f_0b17, 0xFBA4_C795, "00"),
-    (35, 0xfd6c_f10d, 0x0000_0000, "ff"),
-    (37, 0x16c6_b7ab, 0x0000_0000, "0011"),
-    (38, 0x8eb5_1c3d, 0x0000_0000, "001122"),
-    (39, 0xb447_1bf8, 0x0000_0000, "00112233"),
-    (40, 0xe230_1fa8, 0x0000_0000, "0011223344"),
-    (41, 0xfc2e_4a15, 0x0000_0000, "001122334455"),
-    (42, 0xb074_502c, 0x0000_0000, "00112233445566"),
-    (43, 0x8034_d2a0, 0x0000_0000, "0011223344556677"),
-    (44, 0xb469_8def, 0x0000_0000, "001122334455667788"),
-];
 
 /// The worked example's seeds for tweak 7, hash functions 0 to 3 (seed document 000).
 const WORKED_EXAMPLE_SEEDS: [u32; 4] = [0x0000_0007, 0xfba4_c79c, 0xf749_8f31, 0xf2ee_56c6];
@@ -138,7 +121,9 @@ fn core_hash_tests() -> Result<GroupBuilder, GenError> {
         core_source("src/test/hash_tests.cpp", 29, "hash_tests/murmurhash3"),
         "Every MurmurHash3 vector of Core's hash_tests: seeds 0, 0xFBA4C795 and 0xffffffff, data of 0 to 9 bytes.",
     );
-    for &(line, hash, seed, data) in CORE_HASH_TESTS {
+    for vector in &core()?.murmur3 {
+        let (line, hash, seed) = (line(&vector.source)?, vector.expected, vector.seed);
+        let data = vector.data_hex.as_str();
         let bytes = hex(data)?.0;
         let name = if data.is_empty() { "empty" } else { data };
         let case = murmur_case(

@@ -11,16 +11,17 @@ use super::builder::{
     core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
     GroupBuilder, Outcome,
 };
-use super::matching::core_transactions;
-use super::merkle::{core_block, display_txid};
+use super::core_facts::{
+    bytes, core, core_block, core_transactions, display_txid, line, merkle_case, short_name,
+};
 use super::synthetic::{element, foreign_outpoint, input, output_of, push, tx};
 use super::GenError;
 use bip37_harness::hex::Hex;
 use bip37_harness::ops::{
-    MatchedTx, OpName, Output, Request, SequenceInput, SequenceOutput, Step, StepResult,
+    OpName, Output, Request, SequenceInput, SequenceOutput, Step, StepResult,
 };
 use bip37_harness::vectors::model::{Expectation, Phase, VectorFile};
-use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE, BLOOM_UPDATE_P2PUBKEY_ONLY};
+use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_NONE};
 use bip37_reference::{Block, BloomFilter, FilterAdd, FilterLoad, Transaction};
 
 /// A step as the generator holds it: typed messages, not yet bytes.
@@ -114,87 +115,58 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
     file.finish()
 }
 
-/// See [`CORE_TWO_STEP`].
-type TwoStep = (
-    &'static str,
-    u32,
-    &'static str,
-    u8,
-    &'static str,
-    &'static str,
-    &'static [(u32, &'static str)],
-);
-
-/// Core's `merkle_block_*` tests with two steps: (test case, line, block, flags, first
-/// elements, element added before the second block, Core's second matched list as (index,
-/// txid in display order)).
-const CORE_TWO_STEP: &[TwoStep] = &[
-    ("merkle_block_1", 173, "block_13b8a", BLOOM_UPDATE_ALL,
-        "201f4587ec86b58297edc2dd32d6fcd998aa794308aac802a8af3be0e081d674",
-        "5310aedf9c8068f1e862ac9186724f7fdedb0aa9819833af4f4016fca6d21fdd",
-        &[(7, "dd1fd2a6fc16404faf339881a90adbde7f4f728691ac62e8f168809cdfae1053"), (8, "74d681e0e03bafa802c8aa084379aa98d9fcd632ddc2ed9782b586ec87451f20")]),
-    ("merkle_block_2", 214, "block_5a4ded", BLOOM_UPDATE_ALL,
-        "703bb9ec7ab4f56d9e417a53ac19cef9c53513dc0352b9734e012d799ffe80e9",
-        "044a656f065871a353f216ca26cef8dde2f03e8c16202d2e8ad769f02032cb86a5eb5e56842e92e19141d60a01928f8dd2c875a390f67c1f6c94cfc617c0ea45af",
-        &[(0, "e980fe9f792d014e73b95203dc1335c5f9ce19ac537a419e6df5b47aecb93b70"), (1, "28204cad1d7fc1d199e8ef4fa22f182de6258a3eaafe1bbe56ebdcacd3069a5f"), (2, "6b0f8a73a56c04b519f1883e8aafda643ba61a30bd1439969df21bea5f4e27e2"), (3, "3c1d7e82342158e4109df2e0b6348b6e84e403d8b4046d7007663ace63cddb23")]),
-    ("merkle_block_2_with_update_none", 271, "block_5a4ded", BLOOM_UPDATE_NONE,
-        "703bb9ec7ab4f56d9e417a53ac19cef9c53513dc0352b9734e012d799ffe80e9",
-        "044a656f065871a353f216ca26cef8dde2f03e8c16202d2e8ad769f02032cb86a5eb5e56842e92e19141d60a01928f8dd2c875a390f67c1f6c94cfc617c0ea45af",
-        &[(0, "e980fe9f792d014e73b95203dc1335c5f9ce19ac537a419e6df5b47aecb93b70"), (1, "28204cad1d7fc1d199e8ef4fa22f182de6258a3eaafe1bbe56ebdcacd3069a5f"), (3, "3c1d7e82342158e4109df2e0b6348b6e84e403d8b4046d7007663ace63cddb23")]),
-    ("merkle_block_4", 361, "block_b731f2", BLOOM_UPDATE_ALL,
-        "54c10adf159bf118b8b2e629141ac6b5c69addf4ddea130a7d72a4bdf0922a0a",
-        "41c05bdf71643267ded2cf037af2105a036621fcf46858bc1d48f052a01f9802",
-        &[(3, "02981fa052f0481dbc5868f4fc2166035a10f27a03cfd2de67326471df5bc041"), (6, "0a2a92f0bda4727d0a13eaddf4dd9ac6b5c61a1429e6b2b818f19b15df0ac154")]),
-];
-
 fn core_sessions() -> Result<GroupBuilder, GenError> {
     let mut group = GroupBuilder::new(
         OpName::Sequence,
         core_source("src/test/bloom_tests.cpp", 173, "bloom_tests/merkle_block_1, merkle_block_2, merkle_block_2_with_update_none, merkle_block_4; bloom_match"),
         "Core's tests that keep using one filter: each loads CBloomFilter(10, 0.000001, 0, flags) with its first elements, builds a merkle block, adds one more element to the UPDATED filter and builds the next. Core prints the matched lists; the bytes are the reference's.",
     );
-    for &(test_case, line, block_name, flags, first, second, matched) in CORE_TWO_STEP {
-        let b = core_block(block_name)?;
-        let first = Hex::parse(first).map_err(GenError)?.0;
-        let second = Hex::parse(second).map_err(GenError)?.0;
+    let two_steps = core()?.merkle_block.iter().filter(|c| c.steps.len() == 2);
+    for case in two_steps {
+        let (test_case, line) = (short_name(&case.test_case), line(&case.source)?);
+        let b = core_block(&case.block)?;
         let msgs = [
-            Msg::Load(core_load(flags, &[first])?),
+            Msg::Load(core_load(
+                case.filter_params.n_flags,
+                &case.steps[0].insert()?,
+            )?),
             Msg::Block(b.clone()),
-            Msg::Add(second),
-            Msg::Block(b),
-        ];
-        let (case, out) = session_case(
+        ]
+        .into_iter()
+        .chain(case.steps[1].insert()?.into_iter().map(Msg::Add))
+        .chain([Msg::Block(b)])
+        .collect::<Vec<_>>();
+        let (session, out) = session_case(
             &format!("core-{}", test_case.replace('_', "-")),
             &msgs,
             &format!("bloom_tests.cpp:{line}: {test_case}, both merkle blocks on one filter"),
         )?;
-        let expected = matched
-            .iter()
-            .map(|&(index, txid)| {
-                Ok(MatchedTx {
-                    index,
-                    txid: Hex(display_txid(txid)?.to_vec()),
-                })
-            })
-            .collect::<Result<Vec<_>, GenError>>()?;
+        let expected = case.steps[1].matched()?;
         match out.results.last() {
             Some(StepResult::MerkleBlock { matched, .. }) if *matched == expected => {}
             other => return Err(GenError(format!("bloom_tests.cpp:{line}: the reference's last step is {other:?}, Core prints {expected:?}"))),
         }
-        group.generated(case, Expectation::Valid);
+        group.generated(session, Expectation::Valid);
     }
     for case in core_outpoint_checks()? {
         group.generated(case, Expectation::Valid);
     }
-    let (tx_bytes, spending_bytes) = core_transactions()?;
-    let decode = |b: &[u8]| Transaction::decode(b).map_err(|e| GenError(e.to_string()));
-    let output_hash = Hex::parse("04943fdd508053c75000106d3bc6e2754dbcff19")
-        .map_err(GenError)?
-        .0;
+    let (core_tx, spending) = core_transactions()?;
+    let output_case = core()?
+        .bloom_match
+        .cases
+        .iter()
+        .find(|c| c.then.is_some())
+        .ok_or_else(|| {
+            GenError("core.json: no bloom_match case follows with the spender".into())
+        })?;
     let msgs = [
-        Msg::Load(core_load(BLOOM_UPDATE_ALL, &[output_hash])?),
-        Msg::Tx(decode(&tx_bytes)?),
-        Msg::Tx(decode(&spending_bytes)?),
+        Msg::Load(core_load(
+            BLOOM_UPDATE_ALL,
+            &[bytes(&output_case.element_hex)?],
+        )?),
+        Msg::Tx(core_tx),
+        Msg::Tx(spending),
     ];
     let (case, out) = session_case("core-bloom-match-spender", &msgs, "bloom_tests.cpp:134-136: the output's pubkey hash matches the transaction, and the same filter then matches its spender")?;
     let relevant = tx_verdicts(&out);
@@ -212,18 +184,6 @@ fn core_sessions() -> Result<GroupBuilder, GenError> {
 /// with two transactions spending those outpoints and nothing else: (flags, whether the
 /// coinbase's P2PK outpoint is held; the P2PKH outpoint of transaction 3 never is).
 fn core_outpoint_checks() -> Result<Vec<Case>, GenError> {
-    let b = core_block("block_b731f2")?;
-    let elements = [
-        "04eaafc2314def4ca98ac970241bcab022b9c1e1f4ea423a20f134c876f2c01ec0f0dd5b2e86e7168cefe0d81113c3807420ce13ad1357231a2252247d97a46a91",
-        "b6efd80d99179f4f4ff6f4dd0a007d018c385d21",
-    ]
-    .iter()
-    .map(|e| Hex::parse(e).map(|h| h.0).map_err(GenError))
-    .collect::<Result<Vec<_>, _>>()?;
-    let coinbase_outpoint =
-        display_txid("147caa76786596590baa4e98f5d9f48b86c7765e489f7a6ff3360fe5c674360b")?;
-    let p2pkh_outpoint =
-        display_txid("02981fa052f0481dbc5868f4fc2166035a10f27a03cfd2de67326471df5bc041")?;
     let spend = |txid| {
         tx(
             vec![input(
@@ -234,20 +194,28 @@ fn core_outpoint_checks() -> Result<Vec<Case>, GenError> {
         )
     };
     let mut cases = Vec::new();
-    for (test_case, line, flags, holds_p2pk) in [
-        (
-            "merkle_block_4_test_p2pubkey_only",
-            409,
-            BLOOM_UPDATE_P2PUBKEY_ONLY,
-            true,
-        ),
-        (
-            "merkle_block_4_test_update_none",
-            434,
-            BLOOM_UPDATE_NONE,
-            false,
-        ),
+    for test_case in [
+        "merkle_block_4_test_p2pubkey_only",
+        "merkle_block_4_test_update_none",
     ] {
+        let case = merkle_case(test_case)?;
+        let (line, flags) = (line(&case.source)?, case.filter_params.n_flags);
+        let b = core_block(&case.block)?;
+        let elements = case.steps[0].insert()?;
+        // Core asks about the coinbase's P2PK outpoint, then transaction 3's P2PKH one.
+        let [p2pk, p2pkh] = case.contains_after.as_slice() else {
+            return Err(GenError(format!(
+                "{test_case}: two outpoint checks expected"
+            )));
+        };
+        if p2pkh.contains {
+            return Err(GenError(format!(
+                "{test_case}: Core never holds the P2PKH outpoint"
+            )));
+        }
+        let holds_p2pk = p2pk.contains;
+        let coinbase_outpoint = display_txid(&p2pk.outpoint_txid_display)?;
+        let p2pkh_outpoint = display_txid(&p2pkh.outpoint_txid_display)?;
         let msgs = [
             Msg::Load(core_load(flags, &elements)?),
             Msg::Block(b.clone()),

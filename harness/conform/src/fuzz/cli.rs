@@ -1,7 +1,8 @@
 //! `bip37-conform fuzz --impl "<command>" --time 60s [--seed N] [--jobs N]`: runs campaigns
 //! ([`super::workers`]) against an implementation, shows progress on stderr
 //! ([`crate::progress`]), and on the first disagreement prints the diagnosis to stderr and the
-//! shrunk input as a ready-to-commit vector file on stdout.
+//! shrunk input as a ready-to-commit vector file on stdout, or with `--import-into VECTORS`
+//! merges it into `VECTORS/imported/fuzz_test.json` ([`bip37_harness::vectors::imported`]).
 //!
 //! Exit codes are the suite's: 0 no disagreement, 1 a disagreement, 2 a usage or harness
 //! error, 3 the implementation could not be started (crashed or timed out), 5 nothing was
@@ -15,9 +16,10 @@ use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::implementation::Answer;
 use bip37_harness::ops::{OpName, Output};
 use bip37_harness::subprocess::ClientConfig;
-use bip37_harness::vectors::Note;
+use bip37_harness::vectors::{imported, Note};
 use clap::Args;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Arguments of `bip37-conform fuzz`.
@@ -41,6 +43,10 @@ pub struct FuzzArgs {
     /// the first finding stops them all. One per core uses the machine.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
+    /// Merge the finding's vector into DIR/imported/fuzz_test.json (DIR is a vector directory,
+    /// e.g. a checkout's `vectors`) instead of printing it.
+    #[arg(long, value_name = "DIR")]
+    pub import_into: Option<PathBuf>,
 }
 
 /// Runs the subcommand; returns the exit code.
@@ -77,7 +83,7 @@ pub fn run(args: &FuzzArgs) -> u8 {
             return exit::HARNESS_ERROR;
         }
     };
-    report(&outcome)
+    report(&outcome, args.import_into.as_deref())
 }
 
 /// A seed from the clock, printed so the run can be repeated.
@@ -98,7 +104,7 @@ fn describe(answer: &Answer<Output>) -> String {
     }
 }
 
-fn report(outcome: &Outcome) -> u8 {
+fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
     let name = outcome.name.clone();
     let workers = &outcome.workers;
     let cases: u64 = workers.iter().map(|w| w.summary.cases).sum();
@@ -147,9 +153,20 @@ fn report(outcome: &Outcome) -> u8 {
             .map(|b| b.flag())
             .collect::<Vec<_>>(),
     );
-    match vector::vector_file(&finding.request, &finding.reference, &provenance, notes) {
-        Some(file) => crate::cli::output::print(&vector::to_json(&file)),
-        None => bip37_harness::say!("(the reference has no answer to record as a vector)"),
+    let file = vector::vector_file(&finding.request, &finding.reference, &provenance, notes);
+    match (file, import_into) {
+        (Some(file), None) => crate::cli::output::print(&vector::to_json(&file)),
+        (Some(file), Some(dir)) => match imported::add(dir, &file) {
+            Ok(path) => bip37_harness::say!("the finding's vector is in {}", path.display()),
+            Err(e) => {
+                bip37_harness::say!(
+                    "bip37-conform fuzz: cannot import into {}: {e}",
+                    dir.display()
+                );
+                return exit::HARNESS_ERROR;
+            }
+        },
+        (None, _) => bip37_harness::say!("(the reference has no answer to record as a vector)"),
     }
     exit::FAILURES
 }
@@ -209,6 +226,7 @@ mod tests {
             ops,
             timeout: Duration::from_secs(5),
             jobs: 1,
+            import_into: None,
         }
     }
 
@@ -226,5 +244,30 @@ mod tests {
         assert_eq!(run(&args("no-such", quick, vec![])), exit::HARNESS_ERROR);
         let unfuzzed = args("reference", quick, vec![OpName::Sequence]);
         assert_eq!(run(&unfuzzed), exit::HARNESS_ERROR);
+    }
+
+    #[test]
+    fn a_finding_is_imported_beside_the_vectors_and_lints_clean() {
+        use bip37_harness::vectors::{lint::lint, load_file, vector_paths};
+        let dir = std::env::temp_dir().join(format!("bip37-fuzz-import-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut fuzz = args(
+            "mutant:truncation-not-detected",
+            Duration::from_secs(20),
+            vec![OpName::FilteraddDecode],
+        );
+        fuzz.import_into = Some(dir.clone());
+        assert_eq!(run(&fuzz), exit::FAILURES);
+        let paths = vector_paths(&dir).unwrap();
+        assert_eq!(paths, vec![dir.join("imported/fuzz_test.json")]);
+        let file = load_file(&paths[0]).unwrap();
+        assert_eq!(file.tests.len(), 1);
+        assert!(file.tests[0]
+            .case
+            .id
+            .starts_with("fuzz/filteradddecode-seed-1"));
+        assert_eq!(lint(&[file]), Vec::new());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
