@@ -6,9 +6,22 @@
 //! clients) and progress bars ([`progress`], indicatif). It is split from the library
 //! `bip37-harness` so that a Rust implementation testing itself through the trait pulls in none
 //! of this: this crate depends on the library, never the other way.
+//!
+//! Inside the crate, dependencies point one way too: [`cli`] parses the command line and
+//! dispatches to the subcommands ([`fuzz`], [`matrix`], [`regen`]), which never
+//! import it; what they share sits at the root: the exit codes ([`exit`]), stdout that survives
+//! a closed pipe ([`output`]), the vectors a command works on ([`vector_set`]), the argument
+//! groups ([`options`]), the built-in implementations ([`builtins`]) and starting the
+//! implementation a command names ([`target`]).
 
+pub mod builtins;
 pub mod cli;
+pub mod exit;
 pub mod fuzz;
 pub mod matrix;
+pub mod options;
+pub mod output;
 pub mod progress;
 pub mod regen;
+pub mod target;
+pub mod vector_set;

@@ -1,16 +1,15 @@
 //! `bip37-conform run`: load and select the vectors, start the implementation, run, apply the
 //! expectations file, write the report and turn the verdict into an exit code.
 
-use super::args::{Colour, RunArgs, TargetArgs};
-use super::builtins::builtin;
-use super::{exit, plan, vector_set};
+use super::args::{Colour, RunArgs};
+use super::plan;
 use crate::progress::{seconds_since, Progress};
+use crate::target::start;
+use crate::{exit, output, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
 use bip37_harness::expectations::Expectations;
-use bip37_harness::implementation::Implementation;
 use bip37_harness::report::{self, Format};
 use bip37_harness::runner::{run_tests_observed, Conformance, State};
-use bip37_harness::subprocess::{ClientConfig, Subprocess};
 use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -26,7 +25,7 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     let selected = args.select.selection().apply(&tests);
     if args.list {
-        super::output::print(&plan::render(&selected, tests.len()));
+        output::print(&plan::render(&selected, tests.len()));
         return exit::CONFORMANT;
     }
     if let Err(message) = refuse_output_over_inputs(args) {
@@ -119,7 +118,7 @@ pub fn run(args: &RunArgs) -> u8 {
             );
         }
         None => {
-            super::output::print(&text);
+            output::print(&text);
             if args.format != Format::Human {
                 for notice in report::notices(&run) {
                     bip37_harness::say!("bip37-conform: {notice}");
@@ -147,28 +146,6 @@ pub fn run(args: &RunArgs) -> u8 {
         Conformance::Failures => exit::FAILURES,
         Conformance::Breakdown => exit::BREAKDOWN,
         Conformance::NothingExercised => exit::NOTHING_EXERCISED,
-    }
-}
-
-/// The implementation `target` names, a command line started with `config(argv)`, or the exit
-/// code and message of why it cannot be had (shared by `run` and `fuzz`).
-pub fn start(
-    target: &TargetArgs,
-    config: impl FnOnce(Vec<String>) -> ClientConfig,
-) -> Result<Box<dyn Implementation>, (u8, String)> {
-    if let Some(name) = &target.builtin {
-        return builtin(name).map_err(|e| (exit::HARNESS_ERROR, e));
-    }
-    let command = target.command.as_deref().unwrap_or_default();
-    let argv = shlex::split(command).ok_or_else(|| {
-        (
-            exit::HARNESS_ERROR,
-            format!("cannot split the command line {command:?} (unbalanced quotes?)"),
-        )
-    })?;
-    match Subprocess::start(config(argv)) {
-        Ok(child) => Ok(Box::new(child)),
-        Err(e) => Err((exit::of_start_error(&e), e.to_string())),
     }
 }
 

@@ -2,9 +2,9 @@
 //! vectors, one after the other, and write the matrix as Markdown and/or JSON.
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
-use crate::cli::args::{SelectArgs, TimeoutArgs, VectorArgs};
-use crate::cli::{exit, vector_set};
+use crate::options::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::progress::{seconds_since, Progress};
+use crate::{exit, output, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::runner::run_tests_observed;
@@ -79,7 +79,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
         (args.json.as_deref(), json::render(&matrix)),
     ];
     if args.markdown.is_none() && args.json.is_none() {
-        crate::cli::output::print(&outputs[0].1);
+        output::print(&outputs[0].1);
         return exit::CONFORMANT;
     }
     for (path, text) in outputs {
