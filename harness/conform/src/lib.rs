@@ -8,12 +8,13 @@
 //! of this: this crate depends on the library, never the other way.
 //!
 //! Inside the crate, dependencies point one way too: [`cli`] parses the command line and
-//! dispatches to the subcommands ([`fuzz`], [`matrix`], [`regen`]), which never
+//! dispatches to the subcommands ([`fuzz`], [`matrix`], [`regen`], [`adapters`]), which never
 //! import it; what they share sits at the root: the exit codes ([`exit`]), stdout that survives
 //! a closed pipe ([`output`]), the vectors a command works on ([`vector_set`]), the argument
 //! groups ([`options`]), the built-in implementations ([`builtins`]) and starting the
 //! implementation a command names ([`target`]).
 
+pub mod adapters;
 pub mod builtins;
 pub mod cli;
 pub mod exit;

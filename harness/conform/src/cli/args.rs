@@ -51,6 +51,9 @@ pub enum Command {
     /// Fuzz an implementation against the reference for a while; the first disagreement is
     /// shrunk, diagnosed (stderr) and printed as a vector file (stdout); exits 1 if found.
     Fuzz(crate::fuzz::cli::FuzzArgs),
+    /// The adapters described by `adapters/*/adapter.toml`: list them, install and build them,
+    /// or check each against its expectations file (what CI runs).
+    Adapters(crate::adapters::command::AdaptersArgs),
 }
 
 #[derive(Debug, Args)]

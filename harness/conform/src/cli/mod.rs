@@ -48,6 +48,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Regen(args) => crate::regen::cli::main(args),
         Command::Fuzz(args) => crate::fuzz::cli::run(args),
         Command::Matrix(args) => crate::matrix::command::run(args),
+        Command::Adapters(args) => crate::adapters::command::run(args),
         Command::Mutants(args) => match vector_set::load_or_exit(args.vectors.as_deref()) {
             Ok(tests) => {
                 let outcomes = bip37_harness::diagnosis::kill_table::kill_table(&tests);
