@@ -108,6 +108,11 @@ fn columns(args: &MatrixArgs) -> Result<Vec<ImplSpec>, String> {
         }
     }
     super::spec::check_unique(&specs).map_err(|e| e.to_string())?;
+    if specs.is_empty() {
+        return Err(
+            "no columns: --adapters names no protocol adapter (nodes are not columns)".into(),
+        );
+    }
     Ok(specs)
 }
 
