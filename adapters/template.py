@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A bip37-conform adapter template: the subprocess protocol, version 1, in plain Python.
 
-Copy this file, replace the two example operations with calls into your implementation, add
-the operations you support to OPERATIONS, and run the suite against it:
+Copy this file and adapters/py-protocol/bip37_protocol.py (the protocol loop, beside it),
+replace the two example operations with calls into your implementation, add the operations you
+support to OPERATIONS, and run the suite against it:
 
     bip37-conform run --impl "python3 adapters/template.py"
 
@@ -15,24 +16,21 @@ the same id and a status:
     {"id": 1, "status": "error", "stage": "decode", "message": ..} the input is rejected
     {"id": 1, "status": "unsupported", "message": ...}           cannot do this one
 
-Bytes are lowercase hex. Write diagnostics to stderr, never to stdout. When stdin closes,
-exit. Standard library only.
+bip37_protocol.serve does all of that; an operation raises bip37_protocol.Rejected(stage,
+message) to reject its input and Unsupported(message) for an input it cannot express. Bytes
+are lowercase hex (bip37_protocol.from_hex). Write diagnostics to stderr, never to stdout.
+Standard library only.
 """
 
-import json
 import sys
+from pathlib import Path
+
+# bip37_protocol.py is found beside this file, or in adapters/py-protocol/ of this repository.
+sys.path.insert(1, str(Path(__file__).resolve().parent / "py-protocol"))
+from bip37_protocol import from_hex, serve  # noqa: E402
 
 IMPLEMENTATION = "template-python"
 VERSION = "0.1.0"
-
-
-class Rejected(Exception):
-    """Raise from an operation to reject its input (status "error") at a stage:
-    "decode", "limits", "parameters" or "validation"."""
-
-    def __init__(self, stage, message):
-        super().__init__(message)
-        self.stage = stage
 
 
 def murmur3(seed, data):
@@ -64,7 +62,7 @@ def murmur3(seed, data):
 
 def op_murmur3(request_input):
     """murmur3: {"seed", "data"} -> {"hash"}."""
-    return {"hash": murmur3(request_input["seed"], bytes.fromhex(request_input["data"]))}
+    return {"hash": murmur3(request_input["seed"], from_hex(request_input["data"]))}
 
 
 def op_hash_seed(request_input):
@@ -76,35 +74,10 @@ def op_hash_seed(request_input):
 # Wire name -> function from the request's input to the output. Operations not listed here are
 # not claimed in the hello, so the harness reports them as unsupported without asking.
 OPERATIONS = {
-    "murmur3": op_murmur3,
     "hashSeed": op_hash_seed,
+    "murmur3": op_murmur3,
 }
 
 
-def answer(request, operations):
-    """The answer object for one request object."""
-    handler = operations.get(request.get("op"))
-    if handler is None:
-        return {"id": request["id"], "status": "unsupported", "message": "not implemented"}
-    try:
-        return {"id": request["id"], "status": "ok", "output": handler(request["input"])}
-    except Rejected as rejection:
-        return {"id": request["id"], "status": "error", "stage": rejection.stage,
-                "message": str(rejection)}
-
-
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
-def serve(operations=OPERATIONS, implementation=IMPLEMENTATION, version=VERSION):
-    """Says hello, then answers every request line until stdin closes."""
-    send({"hello": {"protocol": 1, "implementation": implementation, "version": version,
-                    "operations": sorted(operations)}})
-    for line in sys.stdin:
-        send(answer(json.loads(line), operations))
-
-
 if __name__ == "__main__":
-    serve()
+    serve(IMPLEMENTATION, VERSION, OPERATIONS)

@@ -2,22 +2,22 @@
 
 Every value comes from the library: its MurmurHash3, the CBloomFilter constructor's sizing,
 `bloom_hash`, `insert`, `contains`, `serialize`, `deserialize` and `IsWithinSizeConstraints`.
-This file only translates between the protocol's JSON and the library's calls; it speaks the
-protocol on stdin/stdout until stdin closes. An exception the library raises is its rejection
-of the input; an exception in this file's own code is not caught, so the harness sees a crash
-rather than a rejection (docs/PROTOCOL.md).
+This file only translates between the protocol's JSON and the library's calls; the protocol
+loop is adapters/py-protocol/bip37_protocol.py. An exception the library raises is its
+rejection of the input; an exception in this file's own code is not caught, so the harness
+sees a crash rather than a rejection (docs/PROTOCOL.md).
 """
 
-import json
-import re
 import struct
 import sys
 from importlib.metadata import version
+from pathlib import Path
 
 from bitcoin.bloom import CBloomFilter, MurmurHash3
 from bitcoin.core.serialize import BytesSerializer
 
-PROTOCOL = 1
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py-protocol"))
+from bip37_protocol import Rejected, Unsupported, fp_rate, from_hex, library, serve  # noqa: E402
 
 NOTES = (
     "Sized filters: CBloomFilter(n, p, tweak, flags); sizing: CBloomFilter(n, p, 0, 0). "
@@ -26,49 +26,6 @@ NOTES = (
     "No filteradd message, no hash seed function, and IsRelevantAndUpdate raises "
     "NotImplementedError in this version, so no transaction matching."
 )
-
-
-class Rejected(Exception):
-    """The library refused the input; reported as status "error" at `stage`."""
-
-    def __init__(self, stage, message):
-        super().__init__(message)
-        self.stage = stage
-
-
-class Unsupported(Exception):
-    """The library cannot express this input; reported as status "unsupported"."""
-
-
-def describe(error):
-    return f"{type(error).__name__}: {error}"
-
-
-def library(stage, call):
-    """Runs `call`, a call into the library; an exception it raises becomes a rejection at
-    `stage` (None where the library has no validation step, e.g. while hashing)."""
-    try:
-        return call()
-    except Exception as error:  # the library's own exceptions are its answer
-        raise Rejected(stage, describe(error)) from error
-
-
-HEX = re.compile(r"(?:[0-9a-f]{2})*")
-
-
-def from_hex(text):
-    if not isinstance(text, str) or not HEX.fullmatch(text):
-        raise ValueError(f"not lowercase hex of whole bytes: {text!r}")
-    return bytes.fromhex(text)
-
-
-def fp_rate(value):
-    """A vector's fpRate: a number or one of "NaN", "Infinity", "-Infinity"."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if value in ("NaN", "Infinity", "-Infinity"):
-        return float(value.replace("Infinity", "inf"))
-    raise ValueError(f"fpRate must be a number or NaN/Infinity/-Infinity, not {value!r}")
 
 
 def loaded_payload(init):
@@ -153,39 +110,5 @@ HANDLERS = {
 }
 
 
-def answer(request):
-    request_id = request.get("id")
-    handler = HANDLERS.get(request.get("op"))
-    if handler is None:
-        message = f"operation {request.get('op')} is not offered by this library"
-        return {"id": request_id, "status": "unsupported", "message": message}
-    try:
-        return {"id": request_id, "status": "ok", "output": handler(request["input"])}
-    except Unsupported as why:
-        return {"id": request_id, "status": "unsupported", "message": str(why)}
-    except Rejected as why:
-        reply = {"id": request_id, "status": "error", "message": str(why)}
-        if why.stage is not None:
-            reply["stage"] = why.stage
-        return reply
-
-
-def main():
-    hello = {
-        "protocol": PROTOCOL,
-        "implementation": "python-bitcoinlib",
-        "version": version("python-bitcoinlib"),
-        "operations": list(HANDLERS),
-        "notes": NOTES,
-    }
-    print(json.dumps({"hello": hello}), flush=True)
-    for line in sys.stdin:
-        try:
-            reply = answer(json.loads(line))
-        except Exception as error:  # not the library's answer: stop, the harness sees a crash
-            sys.exit(f"python-bitcoinlib adapter stopped: {describe(error)}")
-        print(json.dumps(reply), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    serve("python-bitcoinlib", version("python-bitcoinlib"), HANDLERS, NOTES)

@@ -160,7 +160,6 @@ mod tests {
     }
 
     #[test]
-    #[test]
     fn the_last_link_of_the_mix_wraps_as_the_plain_formula() {
         for r in [
             0,

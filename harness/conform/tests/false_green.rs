@@ -191,7 +191,8 @@ fn a_pinned_operation_that_stops_being_answered_fails_the_gate() {
     // The next release drops hashSeed: its one test is now unsupported, and the gate fails.
     let partial = format!(
         "python3 -c \"import sys; sys.argv=['t']; sys.path.insert(0, '{}/../../adapters'); \
-         import template; template.OPERATIONS.pop('hashSeed'); template.serve()\"",
+         import template as t; t.OPERATIONS.pop('hashSeed'); \
+         t.serve(t.IMPLEMENTATION, t.VERSION, t.OPERATIONS)\"",
         env!("CARGO_MANIFEST_DIR")
     );
     let out = gate(&partial);

@@ -4,7 +4,7 @@
 //! and a limit must be tested with everything else legal, so a library cannot pass it for the
 //! wrong reason.
 
-use bip37_conform::cli::vector_set;
+use bip37_conform::vector_set;
 use bip37_harness::implementation::{Answer, Implementation};
 use bip37_harness::mutants::{Bug, Mutant};
 use bip37_harness::ops::{BuildFilterInput, FilterInit, OpName, Output, Request, SizingInput};

@@ -1,7 +1,7 @@
 //! One model per bug class: the flag a vector carries names the mutant that must fail it. A
 //! vector flagged X that mutant X passes would teach a maintainer the wrong bug class.
 
-use bip37_conform::cli::vector_set;
+use bip37_conform::vector_set;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::mutants::{Bug, Mutant};
 use bip37_harness::runner::verdict::judge;

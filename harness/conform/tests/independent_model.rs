@@ -9,7 +9,7 @@
 //! wrong stage, a crash) expects `Unknown` until a mutant for it exists: then change its entry
 //! to `Names(&[<the new class's flag>])`.
 
-use bip37_conform::cli::vector_set;
+use bip37_conform::vector_set;
 use bip37_harness::diagnosis::annotate;
 use bip37_harness::runner::{run_tests, RunOptions};
 use bip37_harness::subprocess::{ClientConfig, Subprocess};

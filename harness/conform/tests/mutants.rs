@@ -7,7 +7,7 @@
 //! divergence note explains why an `acceptable` test tolerates two behaviours, so it names no
 //! mistake a mutant could make.
 
-use bip37_conform::cli::vector_set;
+use bip37_conform::vector_set;
 use bip37_harness::diagnosis::kill_table as table;
 use bip37_harness::diagnosis::{diagnose, fails, MutantAnswers};
 use bip37_harness::implementation::Answer;
@@ -146,9 +146,9 @@ fn the_subprocess_path_kills_and_diagnoses_like_the_built_in_path() {
 fn every_mutant_is_a_builtin() {
     for mutant in mutants::all() {
         let name = format!("mutant:{}", mutant.bug.name());
-        let built = bip37_conform::cli::builtins::builtin(&name).expect("a known mutant");
+        let built = bip37_conform::builtins::builtin(&name).expect("a known mutant");
         assert_eq!(built.name(), name);
     }
-    let err = bip37_conform::cli::builtins::builtin("mutant:nope").err();
+    let err = bip37_conform::builtins::builtin("mutant:nope").err();
     assert!(err.is_some_and(|e| e.contains("mutant:")));
 }

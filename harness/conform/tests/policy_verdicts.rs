@@ -55,7 +55,7 @@ fn an_undefined_sizing_failure_names_the_policy_not_core() {
 
 #[test]
 fn p_one_is_the_match_all_filter_core_computes() {
-    let tests = bip37_conform::cli::vector_set::load(None).unwrap();
+    let tests = bip37_conform::vector_set::load(None).unwrap();
     let p_one = tests
         .iter()
         .find(|t| t.case.id == "sizing/edge-n5-p1.0")

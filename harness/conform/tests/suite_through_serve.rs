@@ -4,7 +4,7 @@
 
 mod common;
 
-use bip37_conform::cli::vector_set;
+use bip37_conform::vector_set;
 use bip37_harness::reference_impl::Reference;
 use bip37_harness::runner::{run_tests, Conformance, RunOptions, State};
 use bip37_harness::subprocess::{ClientConfig, Subprocess};

@@ -1,15 +1,13 @@
 //! The `bip37-conform` command line: `run` the suite against an implementation, `list` the
 //! plan, `serve` a built-in implementation over the subprocess protocol, `lint` the vectors.
-//! Every path ends in one of the documented [`exit`] codes.
+//! The other subcommands live in their own modules ([`crate::fuzz`], [`crate::matrix`],
+//! [`crate::regen`], [`crate::node`]), which this one dispatches to and which never import it. Every path ends
+//! in one of the documented [`exit`] codes.
 
 pub mod args;
-pub mod builtins;
-pub mod exit;
-pub mod output;
-pub mod plan;
 pub mod run;
-pub mod vector_set;
 
+use crate::{builtins, exit, output, plan, vector_set};
 use args::{Cli, Command};
 use bip37_harness::subprocess::pipes::SpinningReader;
 use clap::Parser;
@@ -50,6 +48,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Node(args) => crate::node::cli::main(args),
         Command::Fuzz(args) => crate::fuzz::cli::run(args),
         Command::Matrix(args) => crate::matrix::command::run(args),
+        Command::Adapters(args) => crate::adapters::command::run(args),
         Command::Mutants(args) => match vector_set::load_or_exit(args.vectors.as_deref()) {
             Ok(tests) => {
                 let outcomes = bip37_harness::diagnosis::kill_table::kill_table(&tests);
@@ -110,5 +109,30 @@ fn serve(name: &str) -> u8 {
             bip37_harness::say!("bip37-conform serve: {e}");
             exit::HARNESS_ERROR
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::exit;
+
+    #[test]
+    fn regen_is_wired_and_no_node_exits_2_without_writing() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let record = std::env::temp_dir().join(format!("regen-cli-{}.json", std::process::id()));
+        let argv = [
+            "bip37-conform".to_string(),
+            "regen".into(),
+            "--rpc".into(),
+            format!("127.0.0.1:{port}"),
+            "--record".into(),
+            record.display().to_string(),
+        ];
+        assert_eq!(super::main(argv.map(Into::into)), exit::HARNESS_ERROR);
+        assert!(!record.exists());
     }
 }

@@ -1,19 +1,16 @@
 //! `bip37-conform run`: load and select the vectors, start the implementation, run, apply the
 //! expectations file, write the report and turn the verdict into an exit code.
 
-use super::args::{Colour, RunArgs, TargetArgs};
-use super::builtins::builtin;
-use super::{exit, plan, vector_set};
+use super::args::RunArgs;
+use crate::delivery::{deliver, exit_code, load_expectations, Delivery};
 use crate::progress::{seconds_since, Progress};
+use crate::target::start;
+use crate::{exit, output, plan, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
-use bip37_harness::expectations::Expectations;
-use bip37_harness::implementation::Implementation;
-use bip37_harness::report::{self, Format};
-use bip37_harness::runner::{run_tests_observed, Conformance, Run, State};
-use bip37_harness::subprocess::{ClientConfig, Subprocess};
+use bip37_harness::report::Format;
+use bip37_harness::runner::{run_tests_observed, State};
 use bip37_harness::suite::conclude;
 use std::collections::HashSet;
-use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Runs `bip37-conform run` and returns its exit code.
@@ -27,7 +24,7 @@ pub fn run(args: &RunArgs) -> u8 {
     }
     let selected = args.select.selection().apply(&tests);
     if args.list {
-        super::output::print(&plan::render(&selected, tests.len()));
+        output::print(&plan::render(&selected, tests.len()));
         return exit::CONFORMANT;
     }
     if let Err(message) = refuse_output_over_inputs(args) {
@@ -101,119 +98,6 @@ pub fn run(args: &RunArgs) -> u8 {
     exit_code(&run)
 }
 
-/// The expectations file at `path` (none: no expectations); a missing file is empty when
-/// `update` will create it. The exit code of a file that cannot be read. Shared by `run` and
-/// `node`.
-pub fn load_expectations(path: Option<&std::path::Path>, update: bool) -> Result<Expectations, u8> {
-    match path {
-        Some(path) if update && !bip37_harness::input_file::exists(path) => {
-            Ok(Expectations::default())
-        }
-        Some(path) => {
-            Expectations::load(path).map_err(|e| harness_error(&format!("expectations file {e}")))
-        }
-        None => Ok(Expectations::default()),
-    }
-}
-
-/// Where a run's reports go: the main report (`--format`, `--output`), the extra ones
-/// (`--report`) and the colour of a human one. Shared by `run` and `node`.
-pub struct Delivery<'a> {
-    pub format: Format,
-    pub output: Option<&'a std::path::Path>,
-    pub reports: &'a [(Format, std::path::PathBuf)],
-    pub color: Colour,
-}
-
-/// Writes `run`'s reports; the exit code of a report that cannot be written.
-pub fn deliver(run: &Run, to: &Delivery) -> Result<(), u8> {
-    let colour = match to.color {
-        Colour::Always => true,
-        Colour::Never => false,
-        Colour::Auto => {
-            to.output.is_none()
-                && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
-    let text = report::render(run, to.format, colour);
-    match &to.output {
-        Some(path) => {
-            if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
-                return Err(harness_error(&format!(
-                    "cannot write {}: {e}",
-                    path.display()
-                )));
-            }
-            for notice in report::notices(run) {
-                bip37_harness::say!("bip37-conform: {notice}");
-            }
-            bip37_harness::say!(
-                "bip37-conform: {}; {} report written to {}",
-                report::verdict_text(run),
-                format_name(to.format),
-                path.display()
-            );
-        }
-        None => {
-            super::output::print(&text);
-            if to.format != Format::Human {
-                for notice in report::notices(run) {
-                    bip37_harness::say!("bip37-conform: {notice}");
-                }
-                bip37_harness::say!("bip37-conform: {}", report::verdict_text(run));
-            }
-        }
-    }
-    for (format, path) in to.reports {
-        let text = report::render(run, *format, false);
-        if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
-            return Err(harness_error(&format!(
-                "cannot write {}: {e}",
-                path.display()
-            )));
-        }
-        bip37_harness::say!(
-            "bip37-conform: {} report written to {}",
-            format_name(*format),
-            path.display()
-        );
-    }
-    Ok(())
-}
-
-/// The exit code of `run`'s verdict.
-pub fn exit_code(run: &Run) -> u8 {
-    match run.conformance() {
-        Conformance::Conformant => exit::CONFORMANT,
-        Conformance::Failures => exit::FAILURES,
-        Conformance::Breakdown => exit::BREAKDOWN,
-        Conformance::NothingExercised => exit::NOTHING_EXERCISED,
-    }
-}
-
-/// The implementation `target` names, a command line started with `config(argv)`, or the exit
-/// code and message of why it cannot be had (shared by `run` and `fuzz`).
-pub fn start(
-    target: &TargetArgs,
-    config: impl FnOnce(Vec<String>) -> ClientConfig,
-) -> Result<Box<dyn Implementation>, (u8, String)> {
-    if let Some(name) = &target.builtin {
-        return builtin(name).map_err(|e| (exit::HARNESS_ERROR, e));
-    }
-    let command = target.command.as_deref().unwrap_or_default();
-    let argv = shlex::split(command).ok_or_else(|| {
-        (
-            exit::HARNESS_ERROR,
-            format!("cannot split the command line {command:?} (unbalanced quotes?)"),
-        )
-    })?;
-    match Subprocess::start(config(argv)) {
-        Ok(child) => Ok(Box::new(child)),
-        Err(e) => Err((exit::of_start_error(&e), e.to_string())),
-    }
-}
-
 /// Refuses an `--output` or `--report` file that names a file the run reads (the expectations
 /// file or a vector file): the report would replace it.
 fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
@@ -250,14 +134,4 @@ fn next_step(builtin: &str, tests: usize) -> String {
 fn harness_error(message: &str) -> u8 {
     bip37_harness::say!("bip37-conform: {message}");
     exit::HARNESS_ERROR
-}
-
-fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::Human => "human",
-        Format::Json => "JSON",
-        Format::Junit => "JUnit",
-        Format::Tap => "TAP",
-        Format::Markdown => "Markdown",
-    }
 }

@@ -10,8 +10,8 @@
 
 use super::campaign::{Finding, Settings};
 use super::workers::{self, Failure, Outcome};
-use crate::cli::args::{parse_duration, parse_op, TargetArgs};
-use crate::cli::exit;
+use crate::exit;
+use crate::options::{parse_duration, parse_op, TargetArgs};
 use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::implementation::Answer;
 use bip37_harness::ops::{OpName, Output};
@@ -155,7 +155,7 @@ fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
     );
     let file = vector::vector_file(&finding.request, &finding.reference, &provenance, notes);
     match (file, import_into) {
-        (Some(file), None) => crate::cli::output::print(&vector::to_json(&file)),
+        (Some(file), None) => crate::output::print(&vector::to_json(&file)),
         (Some(file), Some(dir)) => match imported::add(dir, &file) {
             Ok(path) => bip37_harness::say!("the finding's vector is in {}", path.display()),
             Err(e) => {
@@ -201,7 +201,7 @@ fn print_finding(finding: &Finding, name: &str) {
 /// The notes the built-in vectors give `flags`; a flag no vector file defines is left out.
 fn notes_of(flags: &[&str]) -> BTreeMap<String, Note> {
     let mut notes = BTreeMap::new();
-    for file in crate::cli::vector_set::load_files(None).unwrap_or_default() {
+    for file in crate::vector_set::load_files(None).unwrap_or_default() {
         for (flag, note) in file.file.notes {
             if flags.contains(&flag.as_str()) {
                 notes.insert(flag, note);

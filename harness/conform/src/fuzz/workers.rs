@@ -4,7 +4,7 @@
 //! A worker's finding is reproduced alone with `--jobs 1 --seed <its seed>`.
 
 use super::campaign::{self, CampaignError, Settings, Summary};
-use crate::cli::args::TargetArgs;
+use crate::options::TargetArgs;
 use crate::progress::Progress;
 use bip37_harness::subprocess::ClientConfig;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -58,7 +58,7 @@ pub fn run(
                         seed: settings.seed.wrapping_add(i as u64),
                         ..settings.clone()
                     };
-                    let mut candidate = crate::cli::run::start(target, config).map_err(|e| {
+                    let mut candidate = crate::target::start(target, config).map_err(|e| {
                         settings.stop.store(true, Ordering::Relaxed);
                         Failure::Start(e.0, e.1)
                     })?;

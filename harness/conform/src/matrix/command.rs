@@ -1,10 +1,11 @@
 //! `bip37-conform matrix`: run several protocol v1 implementations over the same selected
-//! vectors, one after the other, and write the matrix as Markdown and/or JSON.
+//! vectors, one after the other, and write the matrix as Markdown and/or JSON. The columns are
+//! the `--impl` arguments, then the adapters of `--adapters DIR` in name order.
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
-use crate::cli::args::{SelectArgs, TimeoutArgs, VectorArgs};
-use crate::cli::{exit, vector_set};
+use crate::options::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::progress::{seconds_since, Progress};
+use crate::{exit, output, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::runner::run_tests_observed;
@@ -19,8 +20,12 @@ use std::time::Instant;
 pub struct MatrixArgs {
     /// A column: its name, `=`, and the command line of a protocol v1 implementation
     /// (split like a shell would, run without one); repeatable, in column order.
-    #[arg(long = "impl", value_name = "NAME=COMMAND", required = true, value_parser = parse_spec)]
+    #[arg(long = "impl", value_name = "NAME=COMMAND", required_unless_present = "adapters", value_parser = parse_spec)]
     pub impls: Vec<ImplSpec>,
+    /// Also a column for every adapter with a manifest in DIR (`<name>/adapter.toml`; not
+    /// nodes), after the --impl columns, in name order, each with its own timeout if it sets one.
+    #[arg(long, value_name = "DIR")]
+    pub adapters: Option<PathBuf>,
     #[command(flatten)]
     pub vectors: VectorArgs,
     #[command(flatten)]
@@ -44,9 +49,10 @@ fn parse_spec(text: &str) -> Result<ImplSpec, String> {
 
 /// Runs `bip37-conform matrix` and returns its exit code: 0 once the matrix is written.
 pub fn run(args: &MatrixArgs) -> u8 {
-    if let Err(e) = super::spec::check_unique(&args.impls) {
-        return fail(exit::HARNESS_ERROR, &e.to_string());
-    }
+    let specs = match columns(args) {
+        Ok(specs) => specs,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e),
+    };
     if let Err(e) = refuse_outputs_over_inputs(args) {
         return fail(exit::HARNESS_ERROR, &e);
     }
@@ -56,7 +62,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
     };
     let selected = args.select.selection().apply(&tests);
     let mut columns = Vec::new();
-    for spec in &args.impls {
+    for spec in &specs {
         match run_one(spec, &selected, args) {
             Ok(column) => {
                 bip37_harness::say!(
@@ -79,7 +85,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
         (args.json.as_deref(), json::render(&matrix)),
     ];
     if args.markdown.is_none() && args.json.is_none() {
-        crate::cli::output::print(&outputs[0].1);
+        output::print(&outputs[0].1);
         return exit::CONFORMANT;
     }
     for (path, text) in outputs {
@@ -92,13 +98,33 @@ pub fn run(args: &MatrixArgs) -> u8 {
     exit::CONFORMANT
 }
 
+/// The columns: the `--impl` arguments, then the adapters of `--adapters`; names unique.
+fn columns(args: &MatrixArgs) -> Result<Vec<ImplSpec>, String> {
+    let mut specs = args.impls.clone();
+    if let Some(dir) = &args.adapters {
+        let manifests = crate::adapters::manifest::load_all(dir).map_err(|e| e.to_string())?;
+        for spec in manifests.iter().filter_map(ImplSpec::from_manifest) {
+            specs.push(spec.map_err(|e| e.to_string())?);
+        }
+    }
+    super::spec::check_unique(&specs).map_err(|e| e.to_string())?;
+    if specs.is_empty() {
+        return Err(
+            "no columns: --adapters names no protocol adapter (nodes are not columns)".into(),
+        );
+    }
+    Ok(specs)
+}
+
 /// Starts one implementation, runs the selected tests against it, stops it and diagnoses it.
 fn run_one(
     spec: &ImplSpec,
     selected: &[&LoadedTest],
     args: &MatrixArgs,
 ) -> Result<ColumnRun, (u8, String)> {
-    let mut child = Subprocess::start(args.timeouts.client_config(spec.argv.clone()))
+    let mut config = args.timeouts.client_config(spec.argv.clone());
+    config.request_timeout = spec.timeout.unwrap_or(config.request_timeout);
+    let mut child = Subprocess::start(config)
         .map_err(|e| (exit::of_start_error(&e), format!("{}: {e}", spec.name)))?;
     let mut progress = Progress::new(&spec.name, selected.len() as u64, "tests");
     let began = Instant::now();

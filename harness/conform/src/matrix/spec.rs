@@ -1,7 +1,10 @@
-//! The `--impl name="<command>"` arguments of `bip37-conform matrix`: a column name and the
-//! command line of a protocol v1 child, split into argv without a shell.
+//! The columns of `bip37-conform matrix`: an `--impl name="<command>"` argument (a column name
+//! and the command line of a protocol v1 child, split into argv without a shell) or an adapter's
+//! manifest (`--adapters DIR`), which may also set a longer answer timeout.
 
+use crate::adapters::{Kind, Manifest};
 use std::fmt;
+use std::time::Duration;
 
 /// One implementation to put in the matrix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +15,8 @@ pub struct ImplSpec {
     pub command: String,
     /// The command split into program and arguments.
     pub argv: Vec<String>,
+    /// The longest wait for one answer, if not the command line's `--timeout`.
+    pub timeout: Option<Duration>,
 }
 
 /// Why an `--impl` argument was refused.
@@ -51,7 +56,23 @@ impl ImplSpec {
             name: name.to_string(),
             command: command.trim().to_string(),
             argv,
+            timeout: None,
         })
+    }
+
+    /// The column of an adapter's manifest; none for a node, which is not a protocol child.
+    pub fn from_manifest(manifest: &Manifest) -> Option<Result<Self, SpecError>> {
+        if manifest.kind == Kind::Node {
+            return None;
+        }
+        let argv = crate::adapters::manifest::split(&manifest.run)
+            .map_err(|e| SpecError(format!("{}: run: {e}", manifest.name)));
+        Some(argv.map(|argv| ImplSpec {
+            name: manifest.column().to_string(),
+            command: manifest.run.clone(),
+            argv,
+            timeout: manifest.timeout,
+        }))
     }
 }
 
@@ -60,7 +81,7 @@ pub fn check_unique(specs: &[ImplSpec]) -> Result<(), SpecError> {
     for (i, spec) in specs.iter().enumerate() {
         if specs[..i].iter().any(|s| s.name == spec.name) {
             return Err(SpecError(format!(
-                "--impl: the column name {:?} is used twice",
+                "the column name {:?} is used twice",
                 spec.name
             )));
         }

@@ -3,10 +3,10 @@
 //! the reports, expectations file and exit codes of `run`.
 
 use super::suite::{self, Options};
-use crate::cli::args::{parse_duration, Colour, SelectArgs};
-use crate::cli::run::{deliver, exit_code, load_expectations, Delivery};
-use crate::cli::{exit, plan};
+use crate::delivery::{deliver, exit_code, load_expectations, Colour, Delivery};
+use crate::options::{parse_duration, SelectArgs};
 use crate::regen::cli::NodeAddressArgs;
+use crate::{exit, plan};
 use bip37_harness::report::Format;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -31,13 +31,13 @@ pub struct NodeArgs {
     #[arg(long, value_parser = parse_duration, default_value = "3s")]
     pub settle: Duration,
     /// The report format.
-    #[arg(long, value_parser = crate::cli::args::format_parser(), default_value = "human")]
+    #[arg(long, value_parser = crate::delivery::format_parser(), default_value = "human")]
     pub format: Format,
     /// Write the report to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Also write the report in FORMAT to FILE; repeatable.
-    #[arg(long = "report", value_name = "FORMAT:FILE", value_parser = crate::cli::args::parse_report)]
+    #[arg(long = "report", value_name = "FORMAT:FILE", value_parser = crate::delivery::parse_report)]
     pub reports: Vec<(Format, PathBuf)>,
     /// The node's known deviations (TOML, as for `run`): listed failures are expected.
     #[arg(long, value_name = "FILE")]
@@ -63,7 +63,7 @@ pub fn main(args: &NodeArgs) -> u8 {
     let all = suite::plan(&file);
     let selection = args.select.selection();
     if args.list {
-        crate::cli::output::print(&plan::render(&selection.apply(&all), all.len()));
+        crate::output::print(&plan::render(&selection.apply(&all), all.len()));
         return exit::CONFORMANT;
     }
     if let Some(expectations) = &args.expectations {
@@ -132,7 +132,7 @@ fn harness_error(message: &str) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::exit;
+    use crate::exit;
 
     fn main(args: &[&str]) -> u8 {
         let argv = ["bip37-conform", "node"].iter().chain(args).map(Into::into);

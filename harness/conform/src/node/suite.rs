@@ -188,11 +188,10 @@ fn fund(
 ) -> Result<(), RegenError> {
     let ids: Vec<&str> = selected.iter().map(|c| c.id.as_str()).collect();
     if ids.contains(&"node/merkleblock/bit-positions") {
-        fixtures.families.tests =
-            crate::cli::vector_set::load(None).map_err(|e| RegenError::Input {
-                path: e.file.clone(),
-                detail: e.to_string(),
-            })?;
+        fixtures.families.tests = crate::vector_set::load(None).map_err(|e| RegenError::Input {
+            path: e.file.clone(),
+            detail: e.to_string(),
+        })?;
     }
     let (plain, one_push) = families::coins_needed(&ids, &fixtures.families.tests);
     let coins = chain::fund(&mut link.rpc, plain + PLAIN_COINS, one_push)?;

@@ -1,6 +1,6 @@
 //! The command line of `bip37-conform regen`: its options and exit codes.
 //!
-//! Exit codes (the suite's, [`crate::cli::exit`]): 0 the node agreed with the reference (and,
+//! Exit codes (the suite's, [`crate::exit`]): 0 the node agreed with the reference (and,
 //! with `--check`, with the committed record); 1 a disagreement or a difference (printed);
 //! 2 `regen` could not run (the message names the cause and the fix; nothing was written).
 
@@ -9,7 +9,7 @@ use super::keep::RecordFile;
 use super::record_path::default_record;
 use super::rpc::RpcConfig;
 use super::session::{self, Options};
-use crate::cli::exit;
+use crate::exit;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -248,26 +248,6 @@ mod tests {
         assert_eq!(parse_magic("dab5bffa").unwrap(), [0xda, 0xb5, 0xbf, 0xfa]);
         assert!(parse_magic("dab5bf").is_err());
         assert!(parse_magic("zz").is_err());
-    }
-
-    #[test]
-    fn the_subcommand_is_wired_and_no_node_exits_2_without_writing() {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let record = std::env::temp_dir().join(format!("regen-cli-{}.json", std::process::id()));
-        let argv = [
-            "bip37-conform".to_string(),
-            "regen".into(),
-            "--rpc".into(),
-            format!("127.0.0.1:{port}"),
-            "--record".into(),
-            record.display().to_string(),
-        ];
-        assert_eq!(crate::cli::main(argv.map(Into::into)), exit::HARNESS_ERROR);
-        assert!(!record.exists());
     }
 
     #[test]

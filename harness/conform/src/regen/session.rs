@@ -83,12 +83,11 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     let magic = options
         .magic
         .unwrap_or_else(|| regtest_magic(&node.subversion));
-    let tests = crate::cli::vector_set::load(options.vectors.as_deref()).map_err(|e| {
-        RegenError::Input {
+    let tests =
+        crate::vector_set::load(options.vectors.as_deref()).map_err(|e| RegenError::Input {
             path: e.file.clone(),
             detail: e.to_string(),
-        }
-    })?;
+        })?;
     let committed = if options.check {
         Some(write::read(&options.record)?)
     } else {

@@ -1,7 +1,7 @@
 //! The vectors a command works on: by default the files built into the binary (so an installed
 //! `bip37-conform` needs no checkout), or the `*_test.json` files of `--vectors DIR`.
 
-use super::exit;
+use crate::exit;
 use bip37_harness::vectors::lint::{lint as lint_files, lint_texts, Problem};
 use bip37_harness::vectors::{
     embedded, load_file, vector_paths, LoadedFile, LoadedTest, VectorError,
@@ -81,7 +81,7 @@ pub fn lint(dir: Option<&Path>) -> u8 {
         text += &format!("{} problems\n", problems.len());
         exit::INVALID_VECTORS
     };
-    super::output::print(&text);
+    crate::output::print(&text);
     code
 }
 

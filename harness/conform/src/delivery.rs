@@ -1,0 +1,164 @@
+//! Where a run's reports go and the exit code its verdict earns, shared by the subcommands
+//! that run tests (`run`, `node`): the report options (`--format`, `--output`, `--report`,
+//! `--color`), loading the expectations file, writing every report atomically, and the exit code.
+
+use crate::exit;
+use bip37_harness::expectations::Expectations;
+use bip37_harness::report::{self, Format};
+use bip37_harness::runner::{Conformance, Run};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::ValueEnum;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// When to colour the human report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Colour {
+    /// Only when writing to a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+/// `--format` by name: the library's [`Format`] knows no clap, so the names are listed here.
+pub fn format_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(Format::ALL.map(Format::name))
+        .map(|name: String| Format::from_name(&name).expect("a listed format name"))
+}
+
+/// `FORMAT:FILE`, e.g. `junit:reports/bip37.xml`.
+pub fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
+    let (format, file) = text
+        .split_once(':')
+        .filter(|(_, file)| !file.is_empty())
+        .ok_or_else(|| format!("{text:?} is not FORMAT:FILE, e.g. markdown:summary.md"))?;
+    let format = Format::from_name(format).ok_or_else(|| {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown format {format:?}; one of: {}", names.join(", "))
+    })?;
+    Ok((format, PathBuf::from(file)))
+}
+
+/// The expectations file at `path` (none: no expectations); a missing file is empty when
+/// `update` will create it. The exit code of a file that cannot be read. Shared by `run` and
+/// `node`.
+pub fn load_expectations(path: Option<&std::path::Path>, update: bool) -> Result<Expectations, u8> {
+    match path {
+        Some(path) if update && !bip37_harness::input_file::exists(path) => {
+            Ok(Expectations::default())
+        }
+        Some(path) => {
+            Expectations::load(path).map_err(|e| harness_error(&format!("expectations file {e}")))
+        }
+        None => Ok(Expectations::default()),
+    }
+}
+
+/// Where a run's reports go: the main report (`--format`, `--output`), the extra ones
+/// (`--report`) and the colour of a human one. Shared by `run` and `node`.
+pub struct Delivery<'a> {
+    pub format: Format,
+    pub output: Option<&'a std::path::Path>,
+    pub reports: &'a [(Format, std::path::PathBuf)],
+    pub color: Colour,
+}
+
+/// Writes `run`'s reports; the exit code of a report that cannot be written.
+pub fn deliver(run: &Run, to: &Delivery) -> Result<(), u8> {
+    let colour = match to.color {
+        Colour::Always => true,
+        Colour::Never => false,
+        Colour::Auto => {
+            to.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let text = report::render(run, to.format, colour);
+    match &to.output {
+        Some(path) => {
+            if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
+                return Err(harness_error(&format!(
+                    "cannot write {}: {e}",
+                    path.display()
+                )));
+            }
+            for notice in report::notices(run) {
+                bip37_harness::say!("bip37-conform: {notice}");
+            }
+            bip37_harness::say!(
+                "bip37-conform: {}; {} report written to {}",
+                report::verdict_text(run),
+                format_name(to.format),
+                path.display()
+            );
+        }
+        None => {
+            crate::output::print(&text);
+            if to.format != Format::Human {
+                for notice in report::notices(run) {
+                    bip37_harness::say!("bip37-conform: {notice}");
+                }
+                bip37_harness::say!("bip37-conform: {}", report::verdict_text(run));
+            }
+        }
+    }
+    for (format, path) in to.reports {
+        let text = report::render(run, *format, false);
+        if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
+            return Err(harness_error(&format!(
+                "cannot write {}: {e}",
+                path.display()
+            )));
+        }
+        bip37_harness::say!(
+            "bip37-conform: {} report written to {}",
+            format_name(*format),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// The exit code of `run`'s verdict.
+pub fn exit_code(run: &Run) -> u8 {
+    match run.conformance() {
+        Conformance::Conformant => exit::CONFORMANT,
+        Conformance::Failures => exit::FAILURES,
+        Conformance::Breakdown => exit::BREAKDOWN,
+        Conformance::NothingExercised => exit::NOTHING_EXERCISED,
+    }
+}
+
+fn harness_error(message: &str) -> u8 {
+    bip37_harness::say!("bip37-conform: {message}");
+    exit::HARNESS_ERROR
+}
+
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Human => "human",
+        Format::Json => "JSON",
+        Format::Junit => "JUnit",
+        Format::Tap => "TAP",
+        Format::Markdown => "Markdown",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports() {
+        let (format, file) = parse_report("markdown:out/summary.md").unwrap();
+        assert_eq!(
+            (format, file),
+            (Format::Markdown, PathBuf::from("out/summary.md"))
+        );
+        assert!(parse_report("markdown").is_err());
+        assert!(parse_report("markdown:").is_err());
+        let unknown = parse_report("html:x.html").unwrap_err();
+        assert!(unknown.contains("html"), "{unknown}");
+    }
+}

@@ -1,0 +1,234 @@
+//! Adapters as data: every adapter under `adapters/` has a manifest whose files exist, and
+//! `bip37-conform adapters` and `matrix --adapters` do what the manifests say (on manifests of
+//! the built-in reference and a mutant, served by the binary).
+
+mod common;
+
+use bip37_conform::adapters::manifest::{self, Kind, Manifest};
+use bip37_harness::expectations::Expectations;
+use std::path::{Path, PathBuf};
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Whether `dir` holds an adapter: an expectations file, a protocol program or a crate.
+fn is_adapter(dir: &Path) -> bool {
+    [
+        "expectations.toml",
+        "adapter.py",
+        "adapter.js",
+        "Cargo.toml",
+    ]
+    .iter()
+    .any(|file| dir.join(file).is_file())
+}
+
+#[test]
+fn every_adapter_directory_has_a_manifest() {
+    let adapters = repository().join("adapters");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&adapters).unwrap() {
+        let dir = entry.unwrap().path();
+        if dir.is_dir() && is_adapter(&dir) {
+            assert!(
+                dir.join(manifest::FILE_NAME).is_file(),
+                "{} holds an adapter but no {}",
+                dir.display(),
+                manifest::FILE_NAME
+            );
+            found += 1;
+        }
+    }
+    let manifests = manifest::load_all(&adapters).unwrap();
+    assert_eq!(manifests.len(), found);
+    assert!(found >= 7, "the seven adapters of README's table");
+}
+
+/// Whether `word` of a command line names a file that install or build makes.
+fn made_by_setup(word: &str) -> bool {
+    ["/.venv/", "/target/", "/node_modules/"]
+        .iter()
+        .any(|made| word.contains(made))
+}
+
+/// The workspace or own-lockfile crates under `adapters/`, by package name.
+fn adapter_packages() -> Vec<String> {
+    let adapters = repository().join("adapters");
+    let crates = std::fs::read_dir(&adapters).unwrap().filter_map(|entry| {
+        let text = std::fs::read_to_string(entry.ok()?.path().join("Cargo.toml")).ok()?;
+        let line = text.lines().find(|l| l.starts_with("name = "))?;
+        Some(line["name = ".len()..].trim_matches('"').to_string())
+    });
+    crates.collect()
+}
+
+#[test]
+fn every_manifest_names_files_that_exist() {
+    let root = repository();
+    let packages = adapter_packages();
+    for m in manifest::load_all(&root.join("adapters")).unwrap() {
+        let expectations = root.join(&m.expectations);
+        Expectations::load(&expectations)
+            .unwrap_or_else(|e| panic!("{}: expectations {e}", m.name));
+        assert!(
+            m.expectations.starts_with(format!("adapters/{}", m.name)),
+            "{}: its expectations file is its own",
+            m.name
+        );
+        for (field, command) in m.commands() {
+            let argv = manifest::split(command).unwrap();
+            for (i, word) in argv.iter().enumerate() {
+                if word.starts_with("adapters/") && !made_by_setup(word) {
+                    assert!(root.join(word).exists(), "{} {field}: {word}", m.name);
+                }
+                if i > 0 && argv[i - 1] == "-p" {
+                    assert!(packages.contains(word), "{} {field}: -p {word}", m.name);
+                }
+            }
+        }
+        match m.kind {
+            Kind::Rust => assert!(m.build.is_some(), "{}: a crate is built", m.name),
+            Kind::Subprocess | Kind::Node => {}
+        }
+    }
+}
+
+/// A directory of adapter manifests, each served by this binary: `name` runs `serve ARGS`.
+fn manifests(dir_name: &str, adapters: &[(&str, &str, &str)]) -> PathBuf {
+    let dir = common::tempdir(dir_name);
+    for (name, serve, extra) in adapters {
+        std::fs::create_dir(dir.join(name)).unwrap();
+        let expectations = dir.join(name).join("expectations.toml");
+        std::fs::write(&expectations, "").unwrap();
+        let text = format!(
+            "name = {name:?}\nkind = \"subprocess\"\nlanguage = \"Rust\"\n\
+             library = {{ name = \"bip37-reference\", version = \"0.1.0\", registry = \"none\" }}\n\
+             run = {:?}\nexpectations = {:?}\n{extra}\n",
+            format!("{} serve {serve}", common::conform_binary()),
+            expectations.display().to_string(),
+        );
+        std::fs::write(dir.join(name).join(manifest::FILE_NAME), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn check_holds_each_adapter_to_its_expectations() {
+    let dir = manifests(
+        "adapters-check",
+        &[
+            ("reference", "", "timeout = \"30s\""),
+            ("tail", "--mutant murmur-tail", ""),
+        ],
+    );
+    let dir = dir.to_str().unwrap();
+    let out = common::conform(&[
+        "adapters",
+        "check",
+        "--adapters",
+        dir,
+        "--name",
+        "reference",
+    ]);
+    assert_eq!(common::code(&out), 0, "{}", common::text(&out.stderr));
+    let stderr = common::text(&out.stderr);
+    assert!(stderr.contains("--timeout 30000ms"), "{stderr}");
+    assert!(stderr.contains("1 of 1 done"), "{stderr}");
+
+    let out = common::conform(&["adapters", "check", "--adapters", dir]);
+    assert_eq!(
+        common::code(&out),
+        1,
+        "the mutant fails its empty expectations"
+    );
+    let stderr = common::text(&out.stderr);
+    assert!(
+        stderr.contains("1 of 2 done; failed: tail (exit 1)"),
+        "{stderr}"
+    );
+
+    let out = common::conform(&["adapters", "list", "--adapters", dir, "--name", "nope"]);
+    assert_eq!(common::code(&out), 2);
+    assert!(common::text(&out.stderr).contains("known: reference, tail"));
+}
+
+#[test]
+fn install_stops_an_adapter_at_its_first_failing_command() {
+    let dir = manifests(
+        "adapters-install",
+        &[("broken", "", "install = \"false\"\nbuild = \"true\"")],
+    );
+    let out = common::conform(&["adapters", "install", "--adapters", dir.to_str().unwrap()]);
+    assert_eq!(common::code(&out), 1);
+    let stderr = common::text(&out.stderr);
+    assert!(stderr.contains("broken install: false"), "{stderr}");
+    assert!(!stderr.contains("broken build"), "{stderr}");
+}
+
+#[test]
+fn a_node_is_started_then_run_and_is_no_matrix_column() {
+    let dir = common::tempdir("adapters-node");
+    for (name, run) in [("agrees", "true"), ("differs", "false")] {
+        std::fs::create_dir(dir.join(name)).unwrap();
+        let text = format!(
+            "name = {name:?}\nkind = \"node\"\nlanguage = \"C++\"\n\
+             library = {{ name = \"n\", version = \"1\", registry = \"none\" }}\n\
+             start = \"true\"\nrun = {run:?}\nexpectations = \"e.toml\"\n"
+        );
+        std::fs::write(dir.join(name).join(manifest::FILE_NAME), text).unwrap();
+    }
+    let dir = dir.to_str().unwrap();
+    let out = common::conform(&["adapters", "check", "--adapters", dir]);
+    assert_eq!(common::code(&out), 1);
+    let stderr = common::text(&out.stderr);
+    assert!(stderr.contains("agrees start: true"), "{stderr}");
+    assert!(stderr.contains("failed: differs (exit 1)"), "{stderr}");
+    let out = common::conform(&["matrix", "--adapters", dir]);
+    assert_eq!(common::code(&out), 2);
+    assert!(common::text(&out.stderr).contains("nodes are not columns"));
+}
+
+#[test]
+fn the_matrix_has_a_column_per_manifest() {
+    let dir = manifests(
+        "adapters-matrix",
+        &[
+            ("reference", "", "column = \"ref\""),
+            ("tail", "--mutant murmur-tail", ""),
+        ],
+    );
+    let out = common::conform(&[
+        "matrix",
+        "--op",
+        "murmur3",
+        "--adapters",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(common::code(&out), 0, "{}", common::text(&out.stderr));
+    let markdown = common::text(&out.stdout);
+    assert!(
+        markdown.contains("| operation | vectors | ref | tail |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("MurmurTail"), "{markdown}");
+}
+
+#[test]
+fn a_manifest_is_read_as_the_matrix_and_check_read_it() {
+    let sv = Manifest::load(&repository().join("adapters/sv/adapter.toml")).unwrap();
+    assert_eq!(sv.timeout, Some(std::time::Duration::from_secs(60)));
+    let argv = bip37_conform::adapters::command::run_command(&sv).unwrap();
+    assert_eq!(
+        argv[1..],
+        [
+            "run",
+            "--expectations",
+            "adapters/sv/expectations.toml",
+            "--impl",
+            "adapters/sv/target/debug/bip37-sv",
+            "--timeout",
+            "60000ms"
+        ]
+    );
+}
