@@ -96,3 +96,19 @@ mod tests {
         assert!(Hex::parse("0g").unwrap_err().contains("offset 1"));
     }
 }
+
+/// Hex text in the JSON Schema of the vectors (with the `schema` feature).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Hex {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hex".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Bytes as lowercase hex, two digits per byte.",
+            "type": "string",
+            "pattern": "^([0-9a-f]{2})*$"
+        })
+    }
+}

@@ -8,6 +8,8 @@
 pub mod ceilings;
 pub mod filter;
 pub mod matching;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod sequence;
 pub mod wire;
 
@@ -74,6 +76,7 @@ macro_rules! define_operations {
     ($( $variant:ident = $name:literal fn $method:ident ($input:ty => $output:ty) phase $phase:ident : $doc:literal; )*) => {
         /// The name of an operation, as written in vectors and the protocol.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum OpName {
             $( #[doc = $doc] #[serde(rename = $name)] $variant, )*
         }
