@@ -83,20 +83,6 @@ impl<'de> Deserialize<'de> for Hex {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn roundtrip_and_errors() {
-        assert_eq!(Hex::parse("00aBff").unwrap().0, vec![0, 0xab, 0xff]);
-        assert_eq!(Hex(vec![0, 0xab, 0xff]).to_hex(), "00abff");
-        assert!(Hex::parse("abc").unwrap_err().contains("odd length"));
-        assert!(Hex::parse("zz").unwrap_err().contains("offset 0"));
-        assert!(Hex::parse("0g").unwrap_err().contains("offset 1"));
-    }
-}
-
 /// Hex text in the JSON Schema of the vectors (with the `schema` feature).
 #[cfg(feature = "schema")]
 impl schemars::JsonSchema for Hex {
@@ -110,5 +96,19 @@ impl schemars::JsonSchema for Hex {
             "type": "string",
             "pattern": "^([0-9a-f]{2})*$"
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roundtrip_and_errors() {
+        assert_eq!(Hex::parse("00aBff").unwrap().0, vec![0, 0xab, 0xff]);
+        assert_eq!(Hex(vec![0, 0xab, 0xff]).to_hex(), "00abff");
+        assert!(Hex::parse("abc").unwrap_err().contains("odd length"));
+        assert!(Hex::parse("zz").unwrap_err().contains("offset 0"));
+        assert!(Hex::parse("0g").unwrap_err().contains("offset 1"));
     }
 }
