@@ -83,6 +83,22 @@ impl<'de> Deserialize<'de> for Hex {
     }
 }
 
+/// Hex text in the JSON Schema of the vectors (with the `schema` feature).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Hex {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hex".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Bytes as lowercase hex, two digits per byte.",
+            "type": "string",
+            "pattern": "^([0-9a-f]{2})*$"
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -114,97 +114,59 @@ impl<T, E: fmt::Display> From<Result<T, (Stage, E)>> for Answer<T> {
     }
 }
 
-/// A BIP 37 implementation under test. Override the operations you support.
-pub trait Implementation {
-    /// A short name for reports.
-    fn name(&self) -> String;
+/// Generates the [`Implementation`] trait from the operation table (`crate::ops`): one method
+/// per operation, defaulting to "unsupported", and the `execute` dispatch.
+macro_rules! implementation_trait {
+    ($( $variant:ident = $name:literal fn $method:ident ($input:ty => $output:ty) phase $phase:ident : $doc:literal; )*) => {
+        /// A BIP 37 implementation under test. Override the operations you support.
+        pub trait Implementation {
+            /// A short name for reports.
+            fn name(&self) -> String;
 
-    /// The version of the implementation under test: `hello.version` when it is served over
-    /// the subprocess protocol. The default is this harness's version, which is right for the
-    /// built-ins (versioned with it); a third-party implementation says its own.
-    fn version(&self) -> String {
-        env!("CARGO_PKG_VERSION").to_string()
-    }
+            /// The version of the implementation under test: `hello.version` when it is served
+            /// over the subprocess protocol. The default is this harness's version, which is
+            /// right for the built-ins (versioned with it); a third-party implementation says
+            /// its own.
+            fn version(&self) -> String {
+                env!("CARGO_PKG_VERSION").to_string()
+            }
 
-    /// What a reader of its results should know (`hello.notes`), e.g. which inputs of a
-    /// supported operation it cannot handle.
-    fn notes(&self) -> Option<String> {
-        None
-    }
+            /// What a reader of its results should know (`hello.notes`), e.g. which inputs of a
+            /// supported operation it cannot handle.
+            fn notes(&self) -> Option<String> {
+                None
+            }
 
-    /// The operations this implementation claims (the handshake of the subprocess protocol).
-    /// Requests for other operations are reported as unsupported without being sent.
-    fn operations(&self) -> Vec<OpName> {
-        OpName::ALL.to_vec()
-    }
+            /// The operations this implementation claims (the handshake of the subprocess
+            /// protocol). Requests for other operations are reported as unsupported without
+            /// being sent.
+            fn operations(&self) -> Vec<OpName> {
+                OpName::ALL.to_vec()
+            }
 
-    /// Operation names the implementation claims that this harness does not know (an adapter
-    /// may be newer than the harness). They are never sent; a run lists them as a warning.
-    fn unknown_operations(&self) -> Vec<String> {
-        Vec::new()
-    }
+            /// Operation names the implementation claims that this harness does not know (an
+            /// adapter may be newer than the harness). They are never sent; a run lists them as
+            /// a warning.
+            fn unknown_operations(&self) -> Vec<String> {
+                Vec::new()
+            }
 
-    fn murmur3(&mut self, _input: &Murmur3Input) -> Answer<Murmur3Output> {
-        Answer::Unsupported
-    }
-    fn hash_seed(&mut self, _input: &HashSeedInput) -> Answer<HashSeedOutput> {
-        Answer::Unsupported
-    }
-    fn sizing(&mut self, _input: &SizingInput) -> Answer<SizingOutput> {
-        Answer::Unsupported
-    }
-    fn bit_indexes(&mut self, _input: &BitIndexesInput) -> Answer<BitIndexesOutput> {
-        Answer::Unsupported
-    }
-    fn build_filter(&mut self, _input: &BuildFilterInput) -> Answer<BuildFilterOutput> {
-        Answer::Unsupported
-    }
-    fn filterload_decode(&mut self, _input: &PayloadInput) -> Answer<FilterloadOutput> {
-        Answer::Unsupported
-    }
-    fn filterload_accept(&mut self, _input: &PayloadInput) -> Answer<FilterloadOutput> {
-        Answer::Unsupported
-    }
-    fn filteradd_decode(&mut self, _input: &PayloadInput) -> Answer<FilteraddOutput> {
-        Answer::Unsupported
-    }
-    fn filteradd_accept(&mut self, _input: &PayloadInput) -> Answer<FilteraddOutput> {
-        Answer::Unsupported
-    }
-    fn match_tx(&mut self, _input: &MatchTxInput) -> Answer<MatchTxOutput> {
-        Answer::Unsupported
-    }
-    fn merkle_block(&mut self, _input: &MerkleBlockInput) -> Answer<MerkleBlockOutput> {
-        Answer::Unsupported
-    }
-    fn pmt_build(&mut self, _input: &PmtBuildInput) -> Answer<PmtBuildOutput> {
-        Answer::Unsupported
-    }
-    fn pmt_extract(&mut self, _input: &PmtExtractInput) -> Answer<PmtExtractOutput> {
-        Answer::Unsupported
-    }
-    fn sequence(&mut self, _input: &SequenceInput) -> Answer<SequenceOutput> {
-        Answer::Unsupported
-    }
+            $(
+                #[doc = concat!("`", $name, "`: ", $doc)]
+                fn $method(&mut self, _input: &$input) -> Answer<$output> {
+                    Answer::Unsupported
+                }
+            )*
 
-    /// Answers any request by calling the method of its operation. The subprocess client
-    /// overrides this to send the request over the wire instead.
-    fn execute(&mut self, request: &Request) -> Answer<Output> {
-        match request {
-            Request::Murmur3(i) => self.murmur3(i).map(Output::Murmur3),
-            Request::HashSeed(i) => self.hash_seed(i).map(Output::HashSeed),
-            Request::Sizing(i) => self.sizing(i).map(Output::Sizing),
-            Request::BitIndexes(i) => self.bit_indexes(i).map(Output::BitIndexes),
-            Request::BuildFilter(i) => self.build_filter(i).map(Output::BuildFilter),
-            Request::FilterloadDecode(i) => self.filterload_decode(i).map(Output::FilterloadDecode),
-            Request::FilterloadAccept(i) => self.filterload_accept(i).map(Output::FilterloadAccept),
-            Request::FilteraddDecode(i) => self.filteradd_decode(i).map(Output::FilteraddDecode),
-            Request::FilteraddAccept(i) => self.filteradd_accept(i).map(Output::FilteraddAccept),
-            Request::MatchTx(i) => self.match_tx(i).map(Output::MatchTx),
-            Request::MerkleBlock(i) => self.merkle_block(i).map(Output::MerkleBlock),
-            Request::PmtBuild(i) => self.pmt_build(i).map(Output::PmtBuild),
-            Request::PmtExtract(i) => self.pmt_extract(i).map(Output::PmtExtract),
-            Request::Sequence(i) => self.sequence(i).map(Output::Sequence),
+            /// Answers any request by calling the method of its operation. The subprocess client
+            /// overrides this to send the request over the wire instead.
+            fn execute(&mut self, request: &Request) -> Answer<Output> {
+                match request {
+                    $( Request::$variant(i) => self.$method(i).map(Output::$variant), )*
+                }
+            }
         }
-    }
+    };
 }
+
+crate::ops::operation_table!(implementation_trait);

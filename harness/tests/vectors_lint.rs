@@ -55,14 +55,34 @@ fn reference_passes_every_vector_and_the_lint_is_clean() {
 }
 
 #[test]
-fn the_schema_lists_every_operation() {
+fn the_schema_lists_every_operation_and_ties_each_to_its_types() {
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(vectors_dir().join("vectors.schema.json")).unwrap(),
     )
     .unwrap();
-    let listed = &schema["$defs"]["testGroup"]["properties"]["operation"]["enum"];
     let ops: Vec<&str> = OpName::ALL.iter().map(|op| op.as_str()).collect();
-    assert_eq!(listed, &json!(ops));
+    let consts = |values: &Value| -> Vec<String> {
+        values
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["const"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let listed = consts(&schema["$defs"]["OpName"]["oneOf"]);
+    assert_eq!(listed, ops);
+    let tied: Vec<String> = schema["$defs"]["TestGroup"]["allOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tie| {
+            tie["if"]["properties"]["operation"]["const"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(tied, ops);
 }
 
 fn lines(problems: &[Problem]) -> String {
@@ -281,6 +301,28 @@ fn schema_checks_each_operations_fields() {
     assert_schema_refuses(|f| test_at(f, 0, 0)["input"]["data"] = json!("FF"));
     assert_schema_refuses(|f| test_at(f, 0, 0)["expected"]["hash"] = json!(4_294_967_296u64));
     assert_schema_refuses(|f| test_at(f, 1, 1)["expected"]["flags"] = json!(256));
+}
+
+#[test]
+fn schema_refuses_what_the_format_forbids() {
+    assert_schema_refuses(|f| f["suite"] = json!("other"));
+    assert_schema_refuses(|f| f["formatVersion"] = json!(2));
+    assert_schema_refuses(|f| f["schema"] = json!("other.json"));
+    assert_schema_refuses(|f| f["notes"]["lowercase"] = f["notes"]["RawFlagsByte"].clone());
+    assert_schema_refuses(|f| f["notes"]["RawFlagsByte"]["description"] = json!(""));
+    assert_schema_refuses(|f| f["notes"]["RawFlagsByte"]["policy"] = json!(null));
+    assert_schema_refuses(|f| f["notes"]["RawFlagsByte"]["cves"] = json!(["CVE-13-1"]));
+    assert_schema_refuses(|f| f["testGroups"][0]["source"]["targets"] = json!(""));
+    assert_schema_refuses(|f| {
+        f["testGroups"][0]["source"] = json!({"kind": "core", "commit": "abc", "file": "f",
+            "line": 1, "testCase": "t"})
+    });
+    assert_schema_refuses(|f| test_at(f, 0, 0)["id"] = json!("Mini/FF"));
+    assert_schema_refuses(|f| test_at(f, 0, 0)["flags"] = json!(["A", "A"]));
+    assert_schema_refuses(|f| test_at(f, 1, 1)["expected"] = json!(null));
+    assert_schema_refuses(|f| {
+        test_at(f, 0, 0).as_object_mut().unwrap().remove("phase");
+    });
 }
 
 #[test]

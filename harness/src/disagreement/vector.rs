@@ -30,19 +30,10 @@ pub struct Provenance {
 
 /// The phase a test of `op` exercises, refined by the reference's rejection stage.
 fn phase(op: OpName, rejected_at: Option<Stage>) -> Phase {
-    match (op, rejected_at) {
-        (_, Some(Stage::Decode)) => Phase::Decode,
-        (_, Some(Stage::Limits)) => Phase::Limits,
-        (OpName::Murmur3, _) => Phase::Hash,
-        (OpName::HashSeed, _) => Phase::Seed,
-        (OpName::Sizing, _) => Phase::Sizing,
-        (OpName::BitIndexes, _) => Phase::Insert,
-        (OpName::BuildFilter, _) => Phase::Serialize,
-        (OpName::FilterloadDecode | OpName::FilteraddDecode, _) => Phase::Decode,
-        (OpName::FilterloadAccept | OpName::FilteraddAccept, _) => Phase::Limits,
-        (OpName::MatchTx, _) => Phase::Match,
-        (OpName::MerkleBlock | OpName::PmtBuild | OpName::PmtExtract, _) => Phase::Merkle,
-        (OpName::Sequence, _) => Phase::Sequence,
+    match rejected_at {
+        Some(Stage::Decode) => Phase::Decode,
+        Some(Stage::Limits) => Phase::Limits,
+        _ => op.phase(),
     }
 }
 

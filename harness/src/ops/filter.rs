@@ -5,6 +5,7 @@ use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 
 /// `murmur3`: MurmurHash3 x86_32 of `data` with `seed`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Murmur3Input {
     pub seed: u32,
@@ -13,6 +14,7 @@ pub struct Murmur3Input {
 
 /// The answer to `murmur3`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Murmur3Output {
     pub hash: u32,
@@ -20,6 +22,7 @@ pub struct Murmur3Output {
 
 /// `hashSeed`: the seed of hash function `hashIndex` for `tweak`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HashSeedInput {
     pub hash_index: u32,
@@ -28,6 +31,7 @@ pub struct HashSeedInput {
 
 /// The answer to `hashSeed`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HashSeedOutput {
     pub seed: u32,
@@ -73,8 +77,25 @@ impl<'de> Deserialize<'de> for FpRate {
     }
 }
 
+/// A number or one of the three strings, as [`FpRate`]'s serde reads it (with the `schema`
+/// feature).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for FpRate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FpRate".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A false-positive rate: a JSON number, or one of the strings for the values JSON numbers cannot carry.",
+            "oneOf": [{"type": "number"}, {"enum": ["NaN", "Infinity", "-Infinity"]}]
+        })
+    }
+}
+
 /// `sizing`: Core's constructor arithmetic for `nElements` at `fpRate`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SizingInput {
     pub n_elements: u32,
@@ -83,6 +104,7 @@ pub struct SizingInput {
 
 /// The answer to `sizing`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SizingOutput {
     pub filter_bytes: u32,
@@ -91,6 +113,7 @@ pub struct SizingOutput {
 
 /// How a test sets up a filter before it inserts or asks anything.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 pub enum FilterInit {
     /// Sized by Core's constructor from (n, p), all bits clear.
@@ -121,6 +144,7 @@ pub enum FilterInit {
 
 /// `bitIndexes`: the bit each hash function selects for `element`, in hash function order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BitIndexesInput {
     pub filter: FilterInit,
@@ -129,6 +153,7 @@ pub struct BitIndexesInput {
 
 /// The answer to `bitIndexes` (empty for a filter with no bytes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BitIndexesOutput {
     pub indexes: Vec<u32>,
@@ -137,6 +162,7 @@ pub struct BitIndexesOutput {
 /// `buildFilter`: set up a filter, insert every element of `insert` in order, then
 /// serialize it and ask `contains` for every element of `queries`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildFilterInput {
     pub filter: FilterInit,
@@ -148,6 +174,7 @@ pub struct BuildFilterInput {
 
 /// The answer to `buildFilter`: the `filterload` payload and one answer per query.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildFilterOutput {
     pub filterload: Hex,

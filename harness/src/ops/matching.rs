@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// `matchTx`: set up a filter, insert `insert`, then evaluate each transaction of `txs` in
 /// order with Core's `IsRelevantAndUpdate` (the filter updates carry over from one to the next).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MatchTxInput {
     pub filter: FilterInit,
@@ -18,6 +19,7 @@ pub struct MatchTxInput {
 
 /// The answer to `matchTx`: one verdict per transaction and the filter bytes afterwards.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MatchTxOutput {
     pub matched: Vec<bool>,
@@ -26,6 +28,7 @@ pub struct MatchTxOutput {
 
 /// `merkleBlock`: set up a filter, insert `insert`, then build Core's `CMerkleBlock` of `block`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MerkleBlockInput {
     pub filter: FilterInit,
@@ -36,6 +39,7 @@ pub struct MerkleBlockInput {
 
 /// A matched transaction: its position in the block and its txid (internal byte order).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MatchedTx {
     pub index: u32,
@@ -45,6 +49,7 @@ pub struct MatchedTx {
 /// The answer to `merkleBlock`: the `merkleblock` payload, the matches in block order and the
 /// filter bytes after the updates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MerkleBlockOutput {
     pub merkleblock: Hex,
@@ -54,6 +59,7 @@ pub struct MerkleBlockOutput {
 
 /// `pmtBuild`: the partial merkle tree of `txids` with match flags `matches`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PmtBuildInput {
     pub txids: Vec<Hex>,
@@ -62,6 +68,7 @@ pub struct PmtBuildInput {
 
 /// The answer to `pmtBuild`: the serialized `CPartialMerkleTree`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PmtBuildOutput {
     pub pmt: Hex,
@@ -70,6 +77,7 @@ pub struct PmtBuildOutput {
 /// `pmtExtract`: parse a serialized partial merkle tree and extract its matches; an invalid
 /// tree (where Core's `ExtractMatches` returns the null root) is a rejection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PmtExtractInput {
     pub pmt: Hex,
@@ -77,6 +85,7 @@ pub struct PmtExtractInput {
 
 /// The answer to `pmtExtract`: the computed root (internal byte order) and the matches.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PmtExtractOutput {
     pub root: Hex,

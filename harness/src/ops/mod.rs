@@ -2,12 +2,14 @@
 //!
 //! The same JSON objects appear in three places: a vector's `input` and `expected`, a
 //! subprocess request's `input` and answer's `output`, and the arguments and results of the
-//! [`crate::implementation::Implementation`] trait. The table in [`operations!`] is the
-//! single list of them.
+//! [`crate::implementation::Implementation`] trait. The table in `operation_table!` is the
+//! single list of them, and what repeats per operation is generated from it.
 
 pub mod ceilings;
 pub mod filter;
 pub mod matching;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod sequence;
 pub mod wire;
 
@@ -16,14 +18,65 @@ pub use matching::*;
 pub use sequence::*;
 pub use wire::*;
 
+use crate::vectors::model::Phase;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
-macro_rules! operations {
-    ($( $variant:ident = $name:literal ($input:ty => $output:ty): $doc:literal; )*) => {
+/// THE table of operations: one row per operation, and the only place an operation is listed.
+///
+/// A row is `Variant = "wireName" fn trait_method(InputType => OutputType) phase Phase: "doc";`.
+/// The table is handed to a macro (`operation_table!(callback)`) that generates from it, so a
+/// new operation is one row here plus its types, its reference answer, its fuzz strategy (or
+/// none) and its vectors. Generated from the rows:
+/// - here: [`OpName`] (with [`OpName::ALL`], the wire names and [`OpName::phase`]), the typed
+///   [`Request`] and [`Output`] and their JSON conversions;
+/// - in [`crate::implementation`]: the `Implementation` trait's method per operation (default
+///   "unsupported") and its `execute` dispatch;
+/// - with the `schema` feature, `schema::operations`: each operation's input and output JSON
+///   Schema, from which `bip37-vectorgen` writes `vectors/vectors.schema.json`.
+macro_rules! operation_table {
+    ($callback:ident) => {
+        $callback! {
+            Murmur3 = "murmur3" fn murmur3(Murmur3Input => Murmur3Output) phase Hash:
+                "MurmurHash3 x86_32 of bytes with a seed.";
+            HashSeed = "hashSeed" fn hash_seed(HashSeedInput => HashSeedOutput) phase Seed:
+                "The seed of hash function i for a tweak.";
+            Sizing = "sizing" fn sizing(SizingInput => SizingOutput) phase Sizing:
+                "Filter bytes and hash functions for (n, p).";
+            BitIndexes = "bitIndexes" fn bit_indexes(BitIndexesInput => BitIndexesOutput) phase Insert:
+                "The bit index of each hash function for an element.";
+            BuildFilter = "buildFilter" fn build_filter(BuildFilterInput => BuildFilterOutput) phase Serialize:
+                "Build, insert, serialize and query a filter.";
+            FilterloadDecode = "filterloadDecode" fn filterload_decode(PayloadInput => FilterloadOutput) phase Decode:
+                "Decode a filterload payload (no limits).";
+            FilterloadAccept = "filterloadAccept" fn filterload_accept(PayloadInput => FilterloadOutput) phase Limits:
+                "Decode a filterload payload and apply the node's limits.";
+            FilteraddDecode = "filteraddDecode" fn filteradd_decode(PayloadInput => FilteraddOutput) phase Decode:
+                "Decode a filteradd payload (no limits).";
+            FilteraddAccept = "filteraddAccept" fn filteradd_accept(PayloadInput => FilteraddOutput) phase Limits:
+                "Decode a filteradd payload and apply the node's limits.";
+            MatchTx = "matchTx" fn match_tx(MatchTxInput => MatchTxOutput) phase Match:
+                "Evaluate transactions with IsRelevantAndUpdate.";
+            MerkleBlock = "merkleBlock" fn merkle_block(MerkleBlockInput => MerkleBlockOutput) phase Merkle:
+                "Build the merkleblock of a block for a filter.";
+            PmtBuild = "pmtBuild" fn pmt_build(PmtBuildInput => PmtBuildOutput) phase Merkle:
+                "Build a partial merkle tree from txids and match flags.";
+            PmtExtract = "pmtExtract" fn pmt_extract(PmtExtractInput => PmtExtractOutput) phase Merkle:
+                "Parse a partial merkle tree and extract its matches.";
+            Sequence = "sequence" fn sequence(SequenceInput => SequenceOutput) phase Sequence:
+                "Run a session of filter messages, transactions and blocks against one node.";
+        }
+    };
+}
+pub(crate) use operation_table;
+
+/// Generates the operation name, request and output types from `operation_table!`.
+macro_rules! define_operations {
+    ($( $variant:ident = $name:literal fn $method:ident ($input:ty => $output:ty) phase $phase:ident : $doc:literal; )*) => {
         /// The name of an operation, as written in vectors and the protocol.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum OpName {
             $( #[doc = $doc] #[serde(rename = $name)] $variant, )*
         }
@@ -41,8 +94,13 @@ macro_rules! operations {
             pub fn from_name(name: &str) -> Option<Self> {
                 match name { $($name => Some(OpName::$variant),)* _ => None }
             }
-        }
 
+            /// The phase a test of this operation exercises when nothing narrows it (a vector
+            /// written from a fuzz finding, for one).
+            pub fn phase(self) -> Phase {
+                match self { $(OpName::$variant => Phase::$phase,)* }
+            }
+        }
         /// A typed request: an operation with its input.
         #[derive(Debug, Clone, PartialEq)]
         pub enum Request {
@@ -94,22 +152,7 @@ macro_rules! operations {
     };
 }
 
-operations! {
-    Murmur3 = "murmur3" (Murmur3Input => Murmur3Output): "MurmurHash3 x86_32 of bytes with a seed.";
-    HashSeed = "hashSeed" (HashSeedInput => HashSeedOutput): "The seed of hash function i for a tweak.";
-    Sizing = "sizing" (SizingInput => SizingOutput): "Filter bytes and hash functions for (n, p).";
-    BitIndexes = "bitIndexes" (BitIndexesInput => BitIndexesOutput): "The bit index of each hash function for an element.";
-    BuildFilter = "buildFilter" (BuildFilterInput => BuildFilterOutput): "Build, insert, serialize and query a filter.";
-    FilterloadDecode = "filterloadDecode" (PayloadInput => FilterloadOutput): "Decode a filterload payload (no limits).";
-    FilterloadAccept = "filterloadAccept" (PayloadInput => FilterloadOutput): "Decode a filterload payload and apply the node's limits.";
-    FilteraddDecode = "filteraddDecode" (PayloadInput => FilteraddOutput): "Decode a filteradd payload (no limits).";
-    FilteraddAccept = "filteraddAccept" (PayloadInput => FilteraddOutput): "Decode a filteradd payload and apply the node's limits.";
-    MatchTx = "matchTx" (MatchTxInput => MatchTxOutput): "Evaluate transactions with IsRelevantAndUpdate.";
-    MerkleBlock = "merkleBlock" (MerkleBlockInput => MerkleBlockOutput): "Build the merkleblock of a block for a filter.";
-    PmtBuild = "pmtBuild" (PmtBuildInput => PmtBuildOutput): "Build a partial merkle tree from txids and match flags.";
-    PmtExtract = "pmtExtract" (PmtExtractInput => PmtExtractOutput): "Parse a partial merkle tree and extract its matches.";
-    Sequence = "sequence" (SequenceInput => SequenceOutput): "Run a session of filter messages, transactions and blocks against one node.";
-}
+operation_table!(define_operations);
 
 impl fmt::Display for OpName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// `sequence`: the steps of one session, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SequenceInput {
     pub steps: Vec<Step>,
@@ -37,6 +38,7 @@ pub struct SequenceInput {
 
 /// One message of the session (see the module documentation for the node's semantics).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "step", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Step {
     /// A `filterload` message with this payload.
@@ -53,6 +55,7 @@ pub enum Step {
 
 /// The answer to `sequence`: one result per step, in order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SequenceOutput {
     pub results: Vec<StepResult>,
@@ -60,6 +63,7 @@ pub struct SequenceOutput {
 
 /// What the node did with one step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "outcome", rename_all = "camelCase", deny_unknown_fields)]
 pub enum StepResult {
     /// The message took effect.

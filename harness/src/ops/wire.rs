@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// The input of every message operation: the raw payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PayloadInput {
     pub payload: Hex,
@@ -14,6 +15,7 @@ pub struct PayloadInput {
 
 /// The fields of an accepted `filterload`; `flags` is the raw byte.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FilterloadOutput {
     pub data: Hex,
@@ -24,6 +26,7 @@ pub struct FilterloadOutput {
 
 /// The element of an accepted `filteradd`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FilteraddOutput {
     pub data: Hex,

@@ -21,8 +21,7 @@ use crate::reference_impl::Reference;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// The schema file every vector file names (it sits next to them).
-pub const SCHEMA_FILE: &str = "vectors.schema.json";
+pub use super::model::SCHEMA_FILE;
 
 /// One thing wrong with the vectors.
 #[derive(Debug, Clone, PartialEq, Eq)]

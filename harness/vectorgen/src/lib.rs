@@ -19,6 +19,7 @@ mod filter;
 mod matching;
 mod merkle;
 mod murmur3;
+mod schema;
 mod sequence;
 mod sizing;
 mod synthetic;
@@ -67,7 +68,8 @@ pub struct GeneratedFile {
     pub text: String,
 }
 
-/// Every vector file, checked for ids unique across files and for catalog flags no file uses.
+/// Every vector file, checked for ids unique across files and for catalog flags no file uses,
+/// and last the JSON Schema they follow, derived from their types ([`schema`]).
 pub fn generate() -> Result<Vec<GeneratedFile>, GenError> {
     let files = FILES
         .iter()
@@ -89,13 +91,15 @@ pub fn generate() -> Result<Vec<GeneratedFile>, GenError> {
             unused.name
         )));
     }
-    Ok(files
+    let mut generated: Vec<GeneratedFile> = files
         .iter()
         .map(|(name, file)| GeneratedFile {
             name: name.clone(),
             text: render(file),
         })
-        .collect())
+        .collect();
+    generated.push(schema::file()?);
+    Ok(generated)
 }
 
 /// Writes every file into `dir`.

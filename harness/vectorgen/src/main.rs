@@ -1,4 +1,5 @@
-//! `bip37-vectorgen [--check] [DIR]`: writes the vector files into DIR (default `vectors/`),
+//! `bip37-vectorgen [--check] [DIR]`: writes the vector files and their JSON Schema into DIR
+//! (default `vectors/`),
 //! or with `--check` exits non-zero when a committed file differs from what it would write.
 
 use bip37_vectorgen::{check_dir, generate, write_dir};
@@ -36,7 +37,7 @@ fn main() -> ExitCode {
         match check_dir(&dir, &files) {
             Ok(problems) if problems.is_empty() => {
                 bip37_harness::say_out!(
-                    "{} vector files up to date in {}",
+                    "{} files (the vectors and their schema) up to date in {}",
                     files.len(),
                     dir.display()
                 );
@@ -57,7 +58,11 @@ fn main() -> ExitCode {
     } else {
         match write_dir(&dir, &files) {
             Ok(()) => {
-                bip37_harness::say_out!("wrote {} vector files to {}", files.len(), dir.display());
+                bip37_harness::say_out!(
+                    "wrote {} files (the vectors and their schema) to {}",
+                    files.len(),
+                    dir.display()
+                );
                 ExitCode::SUCCESS
             }
             Err(e) => {

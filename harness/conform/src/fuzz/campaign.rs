@@ -2,7 +2,7 @@
 //! and stop at the first disagreement, which is shrunk to a minimal request and diagnosed
 //! against the mutants (the bug classes whose mutant answers exactly like the candidate).
 
-use super::strategy::{requests, FUZZED};
+use super::strategy::{fuzzed, requests};
 use bip37_harness::disagreement::compare::{compare, Agreement};
 use bip37_harness::implementation::{Answer, Implementation};
 use bip37_harness::mutants::{self, Bug};
@@ -37,7 +37,7 @@ impl Settings {
         Settings {
             duration,
             seed,
-            ops: FUZZED.to_vec(),
+            ops: fuzzed(),
             max_shrink_steps: 5_000,
             max_shrink_time: Duration::from_secs(30),
             stop: Arc::default(),
@@ -127,8 +127,9 @@ pub fn fuzz(
     on_progress: &mut dyn FnMut(&Progress),
 ) -> Result<Summary, CampaignError> {
     let claimed = candidate.operations();
+    let fuzzed = fuzzed();
     let ops: Vec<OpName> = (settings.ops.iter().copied())
-        .filter(|op| claimed.contains(op) && FUZZED.contains(op))
+        .filter(|op| claimed.contains(op) && fuzzed.contains(op))
         .collect();
     let strategy = requests(&ops).ok_or(CampaignError::NothingToFuzz)?;
     let mut runner = runner(settings.seed);
