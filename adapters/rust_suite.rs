@@ -9,18 +9,22 @@
 use bip37_harness::expectations::Expectations;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::report::{render, Format};
-use bip37_harness::runner::{run_tests, Conformance, Run, RunOptions, State};
+use bip37_harness::runner::{Conformance, Run, State};
 use bip37_harness::subprocess::{ClientConfig, Subprocess};
-use bip37_harness::vectors::{embedded, LoadedTest};
-use std::collections::HashSet;
+use bip37_harness::Suite;
 use std::path::Path;
 use std::time::Duration;
 
-/// Runs the suite on `implementation` and asserts it matches `expectations` (a path relative to
-/// the adapter's directory); returns the judged run.
-pub fn check(implementation: &mut dyn Implementation, manifest_dir: &str) -> Run {
-    let tests = vectors();
-    let (run, expectations) = judged(&tests, implementation, manifest_dir);
+/// Runs the suite on `implementation` with `bip37_harness::Suite` (what README shows a Rust
+/// implementer) and asserts it matches `expectations.toml` in the adapter's directory; returns
+/// the judged run.
+pub fn check<I: Implementation>(implementation: I, manifest_dir: &str) -> Run {
+    let path = Path::new(manifest_dir).join("expectations.toml");
+    let expectations = Expectations::load(&path).expect("expectations.toml loads");
+    let run = Suite::new(implementation)
+        .expectations(&path)
+        .run()
+        .unwrap_or_else(|e| panic!("the suite runs: {e}"));
     let report = render(&run, Format::Human, false);
     assert_eq!(run.conformance(), Conformance::Conformant, "{report}");
     let counts = run.counts();
@@ -39,20 +43,20 @@ pub fn check(implementation: &mut dyn Implementation, manifest_dir: &str) -> Run
 /// default 5 s: an answer that takes long (sv returns a 32 MB element for a truncated
 /// `filteradd`) must end in the same verdict as in-process, not in a timeout that depends on
 /// the machine's speed.
-pub fn check_served(in_process: &mut dyn Implementation, server: &str, manifest_dir: &str) {
+pub fn check_served<I: Implementation>(in_process: I, server: &str, manifest_dir: &str) {
+    let hello = (
+        format!("{} {}", in_process.name(), in_process.version()),
+        in_process.notes(),
+        in_process.operations(),
+    );
     let direct = check(in_process, manifest_dir);
     let config = ClientConfig {
         request_timeout: Duration::from_secs(60),
         ..ClientConfig::new(vec![server.into()])
     };
-    let mut child = Subprocess::start(config).unwrap_or_else(|e| panic!("{server} starts: {e}"));
-    assert_eq!(
-        child.name(),
-        format!("{} {}", in_process.name(), in_process.version())
-    );
-    assert_eq!(child.notes(), in_process.notes());
-    assert_eq!(child.operations(), in_process.operations());
-    let served = check(&mut child, manifest_dir);
+    let child = Subprocess::start(config).unwrap_or_else(|e| panic!("{server} starts: {e}"));
+    assert_eq!((child.name(), child.notes(), child.operations()), hello);
+    let served = check(child, manifest_dir);
     let states = |run: &Run| -> Vec<(String, State)> {
         run.results
             .iter()
@@ -60,23 +64,4 @@ pub fn check_served(in_process: &mut dyn Implementation, server: &str, manifest_
             .collect()
     };
     assert_eq!(states(&direct), states(&served));
-}
-
-fn vectors() -> Vec<LoadedTest> {
-    let files = embedded::load().expect("the built-in vectors load");
-    files.into_iter().flat_map(|file| file.tests).collect()
-}
-
-fn judged(
-    tests: &[LoadedTest],
-    implementation: &mut dyn Implementation,
-    manifest_dir: &str,
-) -> (Run, Expectations) {
-    let selected: Vec<&LoadedTest> = tests.iter().collect();
-    let mut run = run_tests(&selected, implementation, &RunOptions::default());
-    let path = Path::new(manifest_dir).join("expectations.toml");
-    let expectations = Expectations::load(&path).expect("expectations.toml loads");
-    let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
-    expectations.apply(&mut run, &known);
-    (run, expectations)
 }

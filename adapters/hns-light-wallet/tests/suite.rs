@@ -8,13 +8,13 @@ use bip37_adapter_hns_light_wallet::HnsLightWallet;
 
 #[test]
 fn hns_light_wallet_fails_exactly_as_its_expectations_say() {
-    rust_suite::check(&mut HnsLightWallet, env!("CARGO_MANIFEST_DIR"));
+    rust_suite::check(HnsLightWallet, env!("CARGO_MANIFEST_DIR"));
 }
 
 #[test]
 fn its_server_gives_the_same_verdicts_over_the_protocol() {
     rust_suite::check_served(
-        &mut HnsLightWallet,
+        HnsLightWallet,
         env!("CARGO_BIN_EXE_bip37-hns-light-wallet"),
         env!("CARGO_MANIFEST_DIR"),
     );

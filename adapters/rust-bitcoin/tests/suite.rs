@@ -8,13 +8,13 @@ use bip37_adapter_rust_bitcoin::RustBitcoin;
 
 #[test]
 fn rust_bitcoin_fails_exactly_as_its_expectations_say() {
-    rust_suite::check(&mut RustBitcoin, env!("CARGO_MANIFEST_DIR"));
+    rust_suite::check(RustBitcoin, env!("CARGO_MANIFEST_DIR"));
 }
 
 #[test]
 fn its_server_gives_the_same_verdicts_over_the_protocol() {
     rust_suite::check_served(
-        &mut RustBitcoin,
+        RustBitcoin,
         env!("CARGO_BIN_EXE_bip37-rust-bitcoin"),
         env!("CARGO_MANIFEST_DIR"),
     );

@@ -8,13 +8,13 @@ use bip37_adapter_sv::Sv;
 
 #[test]
 fn sv_fails_exactly_as_its_expectations_say() {
-    rust_suite::check(&mut Sv, env!("CARGO_MANIFEST_DIR"));
+    rust_suite::check(Sv, env!("CARGO_MANIFEST_DIR"));
 }
 
 #[test]
 fn its_server_gives_the_same_verdicts_over_the_protocol() {
     rust_suite::check_served(
-        &mut Sv,
+        Sv,
         env!("CARGO_BIN_EXE_bip37-sv"),
         env!("CARGO_MANIFEST_DIR"),
     );
