@@ -5,7 +5,8 @@
 # and the ignored live tests of harness/conform/tests/regen_live_node.rs against it, check that
 # regen refuses --rpc and --p2p on two different nodes (a second node is started for that),
 # run the node suite (`bip37-conform node`) against it and against a third node started with
-# -peerbloomfilters=0, both with adapters/nodes/bitcoin-sv/expectations.toml, run the ignored
+# -peerbloomfilters=0, both with adapters/nodes/bitcoin-sv/expectations.toml (JSON reports in
+# target/node-bitcoin-sv*.json, as the manifests write them, for the matrix), run the ignored
 # mutated-proxy tests of harness/conform/tests/node_proxy.rs, and stop the nodes by their process ids
 # on exit.
 #
@@ -164,14 +165,16 @@ if [ ${#MODE[@]} -gt 0 ]; then
     EXPECTATIONS=adapters/nodes/bitcoin-sv/expectations.toml
     cargo run --quiet -p bip37-conform -- node \
         --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
-        --p2p "127.0.0.1:$P2P_PORT" --expectations "$EXPECTATIONS"
+        --p2p "127.0.0.1:$P2P_PORT" --expectations "$EXPECTATIONS" \
+        --report json:target/node-bitcoin-sv.json
     NOBLOOM_DATADIR=$(mktemp -d)
     DATADIRS+=("$NOBLOOM_DATADIR")
     start_node "$NOBLOOM_DATADIR" "$NOBLOOM_RPC_PORT" "$NOBLOOM_P2P_PORT" 0
     wait_node "$NOBLOOM_RPC_PORT" "$NOBLOOM_DATADIR"
     cargo run --quiet -p bip37-conform -- node \
         --rpc "127.0.0.1:$NOBLOOM_RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
-        --p2p "127.0.0.1:$NOBLOOM_P2P_PORT" --expectations "$EXPECTATIONS"
+        --p2p "127.0.0.1:$NOBLOOM_P2P_PORT" --expectations "$EXPECTATIONS" \
+        --report json:target/node-bitcoin-sv-no-bloom.json
     BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
         BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
         cargo test --quiet -p bip37-conform --test node_proxy -- --ignored
