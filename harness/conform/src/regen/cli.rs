@@ -30,7 +30,12 @@ pub struct NodeAddressArgs {
     #[arg(long, env = "BIP37_REGEN_RPC_USER", default_value = "")]
     pub rpc_user: String,
     /// RPC password (the node's -rpcpassword).
-    #[arg(long, env = "BIP37_REGEN_RPC_PASSWORD", hide_env_values = true, default_value = "")]
+    #[arg(
+        long,
+        env = "BIP37_REGEN_RPC_PASSWORD",
+        hide_env_values = true,
+        default_value = ""
+    )]
     pub rpc_password: String,
     /// Read the RPC user and password from the node's cookie file instead.
     #[arg(long, conflicts_with_all = ["rpc_user", "rpc_password"])]
