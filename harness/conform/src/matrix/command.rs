@@ -122,7 +122,9 @@ fn columns(args: &MatrixArgs) -> Result<Vec<ImplSpec>, String> {
     super::spec::check_unique(&specs).map_err(|e| e.to_string())?;
     if specs.is_empty() && args.node_reports.is_empty() {
         return Err(
-            "no columns: --adapters names no protocol adapter (nodes are not columns)".into(),
+            "no columns: --adapters names no protocol adapter (nodes are not columns; \
+             --node-report makes the node section)"
+                .into(),
         );
     }
     Ok(specs)

@@ -148,6 +148,9 @@ pub fn render(matrix: &Matrix) -> String {
         }
     }
     if let Some(nodes) = &matrix.nodes {
+        if !matrix.columns.is_empty() {
+            out.push('\n');
+        }
         out.push_str(&super::nodes::markdown(nodes));
     }
     out

@@ -161,7 +161,7 @@ fn cell(state: State, detail: String) -> NodeCell {
 pub fn markdown(section: &NodeSection) -> String {
     use bip37_harness::report::escape::markdown_text as escape;
     use std::fmt::Write;
-    let mut out = String::from("\n## Node checks\n\n");
+    let mut out = String::from("## Node checks\n\n");
     out.push_str(
         "Rows are the checks of the node suite (`vectors/node/checks.json`), columns full nodes, \
          read from their `bip37-conform node` JSON reports (README, Check a node). A cell: pass; \
