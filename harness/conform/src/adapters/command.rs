@@ -2,7 +2,8 @@
 //! with every adapter, read from the manifests instead of written out by hand. `install` runs
 //! each one's install, build and test commands; `check` runs each one against its expectations
 //! file through `bip37-conform run` (this same program, as a child, so its report and exit code
-//! are exactly those of the command line it prints), or, for a node, its start and run commands.
+//! are exactly those of the command line it prints), or, for a node, its `start` command with its
+//! `run` command appended (start wraps run: it starts the node, runs run, stops the node).
 //! Every adapter is done even when one fails; the exit code is the first failure's.
 
 use super::manifest::{self, Kind, Manifest};
@@ -25,7 +26,7 @@ pub enum Action {
     /// Run each adapter's install, build and test commands (those it has), in that order.
     Install(Which),
     /// Run each adapter against its expectations file (`bip37-conform run --expectations FILE
-    /// --impl RUN`, with its --timeout); a node: its start command, then its run command.
+    /// --impl RUN`, with its --timeout); a node: its start command with its run command appended.
     Check(Which),
 }
 
@@ -140,19 +141,20 @@ fn install(m: &Manifest) -> u8 {
 
 fn check(m: &Manifest) -> u8 {
     if m.kind == Kind::Node {
-        let steps = m.commands();
-        let steps = steps
-            .iter()
-            .filter(|(field, _)| ["start", "run"].contains(field));
-        for (field, command) in steps {
-            let code = execute(m, field, manifest::split(command));
-            if code != exit::CONFORMANT {
-                return code;
-            }
-        }
-        return exit::CONFORMANT;
+        return execute(m, "start+run", node_command(m));
     }
     execute(m, "run", run_command(m))
+}
+
+/// A node's check as one argv: its `start` command (which starts the node, runs the rest of
+/// its command line against it and stops it), followed by its `run` command.
+fn node_command(m: &Manifest) -> Result<Vec<String>, String> {
+    let mut argv = match &m.start {
+        Some(start) => manifest::split(start)?,
+        None => Vec::new(),
+    };
+    argv.extend(manifest::split(&m.run)?);
+    Ok(argv)
 }
 
 /// `bip37-conform run` of a protocol adapter against its expectations, as argv.

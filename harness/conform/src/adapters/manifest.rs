@@ -26,8 +26,9 @@ pub enum Kind {
     /// A Rust crate checked through the `Implementation` trait, whose server binary speaks the
     /// subprocess protocol (`run` is that binary, made by `build`).
     Rust,
-    /// A live node: `start` starts it and `run` is the node suite's whole command line, whose
-    /// exit code is the verdict. Not a matrix column.
+    /// A live node: `start` is a command that starts it, runs the command line appended to it
+    /// (`run`, the node suite's whole command line, whose exit code is the verdict) and stops
+    /// it. Not a matrix column.
     Node,
 }
 
@@ -62,7 +63,7 @@ pub struct Manifest {
     /// The adapter's own tests, run after `build` (a crate with a lockfile of its own, which
     /// `cargo test --workspace` does not reach).
     pub test: Option<String>,
-    /// Starts what `run` talks to (a node), before `run`.
+    /// Wraps `run` (a node): starts the node, runs `run` appended to it, stops the node.
     pub start: Option<String>,
     /// The command line `bip37-conform run --impl` takes (for a node: the node suite's command).
     pub run: String,
@@ -265,7 +266,7 @@ mod tests {
             kind = "node"
             language = "C++"
             library = { name = "Bitcoin Core", version = "28.1", registry = "Debian" }
-            start = "scripts/live-node.sh --start"
+            start = "scripts/live-node.sh --serve --"
             run = "target/debug/bip37-conform node --rpc 127.0.0.1:18443"
             expectations = "adapters/nodes/sv/expectations.toml"
         "#;

@@ -1,6 +1,7 @@
 //! `bip37-conform matrix`: run several protocol v1 implementations over the same selected
 //! vectors, one after the other, and write the matrix as Markdown and/or JSON. The columns are
-//! the `--impl` arguments, then the adapters of `--adapters DIR` in name order.
+//! the `--impl` arguments, then the adapters of `--adapters DIR` in name order; `--node-report`
+//! adds the section of full nodes (node checks by nodes, from their node suite reports).
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
 use crate::options::{SelectArgs, TimeoutArgs, VectorArgs};
@@ -20,12 +21,17 @@ use std::time::Instant;
 pub struct MatrixArgs {
     /// A column: its name, `=`, and the command line of a protocol v1 implementation
     /// (split like a shell would, run without one); repeatable, in column order.
-    #[arg(long = "impl", value_name = "NAME=COMMAND", required_unless_present = "adapters", value_parser = parse_spec)]
+    #[arg(long = "impl", value_name = "NAME=COMMAND", required_unless_present_any = ["adapters", "node_reports"], value_parser = parse_spec)]
     pub impls: Vec<ImplSpec>,
     /// Also a column for every adapter with a manifest in DIR (`<name>/adapter.toml`; not
     /// nodes), after the --impl columns, in name order, each with its own timeout if it sets one.
     #[arg(long, value_name = "DIR")]
     pub adapters: Option<PathBuf>,
+    /// A column of the node section: its name, `=`, a JSON report of `bip37-conform node`
+    /// (`--report json:FILE`); repeatable, several reports of one column merge (NODE_BLOOM on
+    /// and off); `NAME=` alone is a node not run here.
+    #[arg(long = "node-report", value_name = "COLUMN=FILE", value_parser = super::nodes::parse_node_report)]
+    pub node_reports: Vec<(String, Option<PathBuf>)>,
     #[command(flatten)]
     pub vectors: VectorArgs,
     #[command(flatten)]
@@ -76,10 +82,16 @@ pub fn run(args: &MatrixArgs) -> u8 {
             Err((code, message)) => return fail(code, &message),
         }
     }
-    let matrix = match build(columns, args.rows) {
+    let mut matrix = match build(columns, args.rows) {
         Ok(matrix) => matrix,
         Err(e) => return fail(exit::HARNESS_ERROR, &e),
     };
+    if !args.node_reports.is_empty() {
+        match node_section(&args.node_reports) {
+            Ok(section) => matrix.nodes = Some(section),
+            Err(e) => return fail(exit::HARNESS_ERROR, &e),
+        }
+    }
     let outputs = [
         (args.markdown.as_deref(), markdown::render(&matrix)),
         (args.json.as_deref(), json::render(&matrix)),
@@ -108,12 +120,21 @@ fn columns(args: &MatrixArgs) -> Result<Vec<ImplSpec>, String> {
         }
     }
     super::spec::check_unique(&specs).map_err(|e| e.to_string())?;
-    if specs.is_empty() {
+    if specs.is_empty() && args.node_reports.is_empty() {
         return Err(
-            "no columns: --adapters names no protocol adapter (nodes are not columns)".into(),
+            "no columns: --adapters names no protocol adapter (nodes are not columns; \
+             --node-report makes the node section)"
+                .into(),
         );
     }
     Ok(specs)
+}
+
+/// The node section of the `--node-report` files, its rows the node suite's checks.
+fn node_section(given: &[(String, Option<PathBuf>)]) -> Result<super::nodes::NodeSection, String> {
+    let file = crate::node::checks::checks()?;
+    let ids: Vec<String> = file.checks.into_iter().map(|c| c.id).collect();
+    super::nodes::build(given, &ids)
 }
 
 /// Starts one implementation, runs the selected tests against it, stops it and diagnoses it.
@@ -152,8 +173,13 @@ fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
     if let (Some(markdown), Some(json)) = (&args.markdown, &args.json) {
         refuse_overwriting(markdown, [json]).map_err(|e| e.to_string())?;
     }
+    let reports = args
+        .node_reports
+        .iter()
+        .filter_map(|(_, file)| file.clone());
+    let inputs: Vec<PathBuf> = vector_files.into_iter().chain(reports).collect();
     for output in args.markdown.iter().chain(&args.json) {
-        refuse_overwriting(output, &vector_files).map_err(|e| e.to_string())?;
+        refuse_overwriting(output, &inputs).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -58,93 +58,100 @@ pub fn render(matrix: &Matrix) -> String {
         }
     };
     let _ = writeln!(out, "# BIP 37 conformance matrix\n");
-    let _ = writeln!(
-        out,
-        "Columns are implementations; rows are {rows_are}. A cell is the state of the test, then \
-         the bug classes the diagnosis names for that failure, when it names any (README, \
-         Mutants and diagnosis).\n"
-    );
-
-    let _ = writeln!(out, "## Implementations\n");
-    let _ = writeln!(
-        out,
-        "| column | implementation | tests by state | diagnosis | command |"
-    );
-    let _ = writeln!(out, "|---|---|---|---|---|");
-    for c in &matrix.columns {
-        let mut counts = counts_text(&c.counts);
-        if let Some(why) = &c.aborted {
-            let _ = write!(counts, " (stopped early: {why})");
+    if !matrix.columns.is_empty() {
+        let _ = writeln!(
+            out,
+            "Columns are implementations; rows are {rows_are}. A cell is the state of the test, then \
+             the bug classes the diagnosis names for that failure, when it names any (README, \
+             Mutants and diagnosis).\n"
+        );
+        let _ = writeln!(out, "## Implementations\n");
+        let _ = writeln!(
+            out,
+            "| column | implementation | tests by state | diagnosis | command |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|");
+        for c in &matrix.columns {
+            let mut counts = counts_text(&c.counts);
+            if let Some(why) = &c.aborted {
+                let _ = write!(counts, " (stopped early: {why})");
+            }
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | `{}` |",
+                escape(&c.name),
+                escape(&c.implementation),
+                escape(&counts),
+                escape(&c.diagnosis),
+                code_cell(&c.command)
+            );
         }
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | `{}` |",
-            escape(&c.name),
-            escape(&c.implementation),
-            escape(&counts),
-            escape(&c.diagnosis),
-            code_cell(&c.command)
-        );
-    }
 
-    let classes = matrix.bug_classes();
-    if !classes.is_empty() {
-        let _ = writeln!(out, "\n## Diagnosed bug classes\n");
-        let _ = writeln!(
-            out,
-            "A bug class is listed where the diagnosis names it: its mutant gives the failing \
-             answer, or each wrong field of it alongside another class; a vector named for \
-             several classes is listed under each.\n"
-        );
-        let _ = writeln!(
-            out,
-            "| bug class | what it means | column | vectors that expose it |"
-        );
-        let _ = writeln!(out, "|---|---|---|---|");
-        for (class, by_column) in &classes {
-            let meaning = Bug::ALL
-                .iter()
-                .find(|b| b.flag() == class)
-                .map_or("", |b| b.explanation());
-            for (column, tests) in by_column {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} |",
-                    escape(class),
-                    escape(meaning),
-                    escape(column),
-                    ids(tests, usize::MAX)
-                );
+        let classes = matrix.bug_classes();
+        if !classes.is_empty() {
+            let _ = writeln!(out, "\n## Diagnosed bug classes\n");
+            let _ = writeln!(
+                out,
+                "A bug class is listed where the diagnosis names it: its mutant gives the failing \
+                 answer, or each wrong field of it alongside another class; a vector named for \
+                 several classes is listed under each.\n"
+            );
+            let _ = writeln!(
+                out,
+                "| bug class | what it means | column | vectors that expose it |"
+            );
+            let _ = writeln!(out, "|---|---|---|---|");
+            for (class, by_column) in &classes {
+                let meaning = Bug::ALL
+                    .iter()
+                    .find(|b| b.flag() == class)
+                    .map_or("", |b| b.explanation());
+                for (column, tests) in by_column {
+                    let _ = writeln!(
+                        out,
+                        "| {} | {} | {} | {} |",
+                        escape(class),
+                        escape(meaning),
+                        escape(column),
+                        ids(tests, usize::MAX)
+                    );
+                }
             }
         }
-    }
 
-    let noted: Vec<_> = matrix
-        .columns
-        .iter()
-        .filter(|c| c.notes.is_some())
-        .collect();
-    if !noted.is_empty() {
-        let _ = writeln!(out, "\n## What the implementations say about themselves\n");
-        for c in noted {
-            let notes = c.notes.as_deref().unwrap_or_default();
-            let _ = writeln!(out, "- **{}**: {}", escape(&c.name), escape(notes));
+        let noted: Vec<_> = matrix
+            .columns
+            .iter()
+            .filter(|c| c.notes.is_some())
+            .collect();
+        if !noted.is_empty() {
+            let _ = writeln!(out, "\n## What the implementations say about themselves\n");
+            for c in noted {
+                let notes = c.notes.as_deref().unwrap_or_default();
+                let _ = writeln!(out, "- **{}**: {}", escape(&c.name), escape(notes));
+            }
+        }
+
+        let _ = writeln!(out, "\n## Rows\n");
+        let names: Vec<String> = matrix.columns.iter().map(|c| escape(&c.name)).collect();
+        let _ = writeln!(out, "| operation | vectors | {} |", names.join(" | "));
+        let _ = writeln!(out, "|---|---|{}", "---|".repeat(names.len()));
+        for row in &matrix.rows {
+            let cells: Vec<String> = row.cells.iter().map(cell_text).collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} |",
+                row.operation,
+                ids(&row.tests, IDS_SHOWN),
+                cells.join(" | ")
+            );
         }
     }
-
-    let _ = writeln!(out, "\n## Rows\n");
-    let names: Vec<String> = matrix.columns.iter().map(|c| escape(&c.name)).collect();
-    let _ = writeln!(out, "| operation | vectors | {} |", names.join(" | "));
-    let _ = writeln!(out, "|---|---|{}", "---|".repeat(names.len()));
-    for row in &matrix.rows {
-        let cells: Vec<String> = row.cells.iter().map(cell_text).collect();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} |",
-            row.operation,
-            ids(&row.tests, IDS_SHOWN),
-            cells.join(" | ")
-        );
+    if let Some(nodes) = &matrix.nodes {
+        if !matrix.columns.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&super::nodes::markdown(nodes));
     }
     out
 }

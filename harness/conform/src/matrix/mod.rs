@@ -6,11 +6,13 @@
 //! every vector of one operation on which each implementation ends in the same state with the
 //! same diagnosed bug classes. A cell holds the state and what [`bip37_harness::diagnosis`] said about a
 //! failure; the matrix never diagnoses anything itself. [`markdown`] and [`json`] render it,
-//! [`command`] is `bip37-conform matrix`.
+//! [`command`] is `bip37-conform matrix`; [`nodes`] is the section of full nodes, whose rows are
+//! the node suite's checks.
 
 pub mod command;
 pub mod json;
 pub mod markdown;
+pub mod nodes;
 pub mod rows;
 pub mod spec;
 
@@ -82,6 +84,9 @@ pub struct Matrix {
     pub mode: RowMode,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
+    /// The node checks and the nodes, when node reports were given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<nodes::NodeSection>,
 }
 
 /// Who an implementation is: its column, before the run adds counts and diagnoses.
@@ -165,6 +170,7 @@ pub fn build(columns: Vec<ColumnRun>, mode: RowMode) -> Result<Matrix, String> {
         mode,
         columns,
         rows,
+        nodes: None,
     })
 }
 

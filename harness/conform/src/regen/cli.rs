@@ -19,27 +19,33 @@ pub const MAX_TIMEOUT_SECONDS: u64 = 60 * 60;
 /// The largest cookie file read (a node's is `__cookie__:` and 64 hex digits).
 const MAX_COOKIE_BYTES: u64 = 4096;
 
-/// How a live regtest node is reached over RPC and P2P (shared by `regen` and `node`).
+/// How a live regtest node is reached over RPC and P2P (shared by `regen` and `node`); each
+/// option may come from the variable scripts/bcoin-node.sh sets (`BIP37_REGEN_RPC`, ...).
 #[derive(Debug, Clone, clap::Args)]
 pub struct NodeAddressArgs {
     /// The node's RPC server (its -rpcport): `host:port` or `http://[user:password@]host:port/`.
-    #[arg(long, default_value = "127.0.0.1:18443")]
+    #[arg(long, env = "BIP37_REGEN_RPC", default_value = "127.0.0.1:18443")]
     pub rpc: String,
     /// RPC user (the node's -rpcuser).
-    #[arg(long, default_value = "")]
+    #[arg(long, env = "BIP37_REGEN_RPC_USER", default_value = "")]
     pub rpc_user: String,
     /// RPC password (the node's -rpcpassword).
-    #[arg(long, default_value = "")]
+    #[arg(
+        long,
+        env = "BIP37_REGEN_RPC_PASSWORD",
+        hide_env_values = true,
+        default_value = ""
+    )]
     pub rpc_password: String,
     /// Read the RPC user and password from the node's cookie file instead.
     #[arg(long, conflicts_with_all = ["rpc_user", "rpc_password"])]
     pub rpc_cookie: Option<PathBuf>,
     /// The node's P2P address (its -port / -bind).
-    #[arg(long, default_value = "127.0.0.1:18444")]
+    #[arg(long, env = "BIP37_REGEN_P2P", default_value = "127.0.0.1:18444")]
     pub p2p: String,
     /// Network magic as 8 hex digits (Bitcoin Core regtest fabfb5da, Bitcoin SV regtest
     /// dab5bffa); by default chosen from the node's user agent.
-    #[arg(long, value_parser = parse_magic)]
+    #[arg(long, env = "BIP37_NODE_MAGIC", value_parser = parse_magic)]
     pub magic: Option<[u8; 4]>,
     /// Seconds any one P2P exchange may take, from 1 to 3600 (an RPC call gets four times as
     /// long: mining); each bounds the whole exchange, however slowly the node sends.
