@@ -55,16 +55,35 @@ pub fn load_expectations(path: Option<&std::path::Path>, update: bool) -> Result
 }
 
 /// Where a run's reports go: the main report (`--format`, `--output`), the extra ones
-/// (`--report`) and the colour of a human one. Shared by `run` and `node`.
-pub struct Delivery<'a> {
+/// (`--report`) and the colour of a human one. Flattened into `run` and `node`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// The report format.
+    #[arg(long, value_parser = format_parser(), default_value = "human")]
     pub format: Format,
-    pub output: Option<&'a std::path::Path>,
-    pub reports: &'a [(Format, std::path::PathBuf)],
+    /// Write the report to this file instead of stdout (a one-line verdict goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Also write the report in FORMAT to FILE, from the same run (e.g. `markdown:summary.md`
+    /// next to `--format junit --output junit.xml`); repeatable.
+    #[arg(long = "report", value_name = "FORMAT:FILE", value_parser = parse_report)]
+    pub reports: Vec<(Format, PathBuf)>,
+    /// Colour in the human report.
+    #[arg(long, value_enum, default_value_t = Colour::Auto)]
     pub color: Colour,
 }
 
+impl ReportArgs {
+    /// Every file a report is written to (`--output`, then each `--report`).
+    pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
+        self.output
+            .iter()
+            .chain(self.reports.iter().map(|(_, path)| path))
+    }
+}
+
 /// Writes `run`'s reports; the exit code of a report that cannot be written.
-pub fn deliver(run: &Run, to: &Delivery) -> Result<(), u8> {
+pub fn deliver(run: &Run, to: &ReportArgs) -> Result<(), u8> {
     let colour = match to.color {
         Colour::Always => true,
         Colour::Never => false,
@@ -103,7 +122,7 @@ pub fn deliver(run: &Run, to: &Delivery) -> Result<(), u8> {
             }
         }
     }
-    for (format, path) in to.reports {
+    for (format, path) in &to.reports {
         let text = report::render(run, *format, false);
         if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
             return Err(harness_error(&format!(

@@ -1,9 +1,8 @@
 //! The command line of `bip37-conform`, declared with clap: the subcommands and the arguments
 //! of those implemented in [`crate::cli`]; the groups several share are in [`crate::options`].
 
-use crate::delivery::{format_parser, parse_report, Colour};
+use crate::delivery::ReportArgs;
 use crate::options::{SelectArgs, TargetArgs, TimeoutArgs, VectorArgs};
-use bip37_harness::report::Format;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -79,16 +78,8 @@ pub struct RunArgs {
     /// Print the plan (the selected tests) and stop.
     #[arg(long, visible_alias = "dry-run")]
     pub list: bool,
-    /// The report format.
-    #[arg(long, value_parser = format_parser(), default_value = "human")]
-    pub format: Format,
-    /// Write the report to this file instead of stdout (a one-line verdict goes to stderr).
-    #[arg(long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Also write the report in FORMAT to FILE, from the same run (e.g. `markdown:summary.md`
-    /// next to `--format junit --output junit.xml`); repeatable.
-    #[arg(long = "report", value_name = "FORMAT:FILE", value_parser = parse_report)]
-    pub reports: Vec<(Format, PathBuf)>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// Known failures (TOML): listed failures are expected, a listed test that passes fails.
     /// The file must exist, unless --update-expectations creates it.
     #[arg(long, value_name = "FILE")]
@@ -105,9 +96,6 @@ pub struct RunArgs {
     pub allow_empty: bool,
     #[command(flatten)]
     pub timeouts: TimeoutArgs,
-    /// Colour in the human report.
-    #[arg(long, value_enum, default_value_t = Colour::Auto)]
-    pub color: Colour,
 }
 
 #[derive(Debug, Args)]

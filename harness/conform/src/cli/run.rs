@@ -2,7 +2,7 @@
 //! expectations file, write the report and turn the verdict into an exit code.
 
 use super::args::RunArgs;
-use crate::delivery::{deliver, exit_code, load_expectations, Delivery};
+use crate::delivery::{deliver, exit_code, load_expectations};
 use crate::progress::{seconds_since, Progress};
 use crate::target::start;
 use crate::{exit, output, plan, vector_set};
@@ -83,16 +83,10 @@ pub fn run(args: &RunArgs) -> u8 {
     let mut run = raw;
     run.allow_empty = args.allow_empty;
     conclude(&mut run, &tests, &args.select.selection(), &expectations);
-    let delivery = Delivery {
-        format: args.format,
-        output: args.output.as_deref(),
-        reports: &args.reports,
-        color: args.color,
-    };
-    if let Err(code) = deliver(&run, &delivery) {
+    if let Err(code) = deliver(&run, &args.report) {
         return code;
     }
-    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.format) {
+    if let (Some(builtin), Format::Human) = (&args.target.builtin, args.report.format) {
         bip37_harness::say!("{}", next_step(builtin, run.results.len()));
     }
     exit_code(&run)
@@ -102,11 +96,7 @@ pub fn run(args: &RunArgs) -> u8 {
 /// file or a vector file): the report would replace it.
 fn refuse_output_over_inputs(args: &RunArgs) -> Result<(), String> {
     let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
-    let mut outputs = args
-        .output
-        .iter()
-        .chain(args.reports.iter().map(|(_, path)| path));
-    outputs.try_for_each(|output| {
+    args.report.files().try_for_each(|output| {
         refuse_overwriting(output, args.expectations.iter().chain(&vector_files))
             .map_err(|e| e.to_string())
     })

@@ -3,11 +3,10 @@
 //! the reports, expectations file and exit codes of `run`.
 
 use super::suite::{self, Options};
-use crate::delivery::{deliver, exit_code, load_expectations, Colour, Delivery};
+use crate::delivery::{deliver, exit_code, load_expectations, ReportArgs};
 use crate::options::{parse_duration, SelectArgs};
 use crate::regen::cli::NodeAddressArgs;
 use crate::{exit, plan};
-use bip37_harness::report::Format;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,15 +29,8 @@ pub struct NodeArgs {
     /// is given before what it was not told counts as not announced.
     #[arg(long, value_parser = parse_duration, default_value = "3s")]
     pub settle: Duration,
-    /// The report format.
-    #[arg(long, value_parser = crate::delivery::format_parser(), default_value = "human")]
-    pub format: Format,
-    /// Write the report to this file instead of stdout.
-    #[arg(long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Also write the report in FORMAT to FILE; repeatable.
-    #[arg(long = "report", value_name = "FORMAT:FILE", value_parser = crate::delivery::parse_report)]
-    pub reports: Vec<(Format, PathBuf)>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// The node's known deviations (TOML, as for `run`): listed failures are expected.
     #[arg(long, value_name = "FILE")]
     pub expectations: Option<PathBuf>,
@@ -49,9 +41,6 @@ pub struct NodeArgs {
     /// Let a run in which no check passed be conformant (exit 0 instead of 5).
     #[arg(long)]
     pub allow_empty: bool,
-    /// Colour in the human report.
-    #[arg(long, value_enum, default_value_t = Colour::Auto)]
-    pub color: Colour,
 }
 
 /// Runs `bip37-conform node` and returns its exit code.
@@ -67,11 +56,7 @@ pub fn main(args: &NodeArgs) -> u8 {
         return exit::CONFORMANT;
     }
     if let Some(expectations) = &args.expectations {
-        let outputs = args
-            .output
-            .iter()
-            .chain(args.reports.iter().map(|(_, p)| p));
-        for output in outputs {
+        for output in args.report.files() {
             if let Err(e) = bip37_harness::atomic_file::refuse_overwriting(output, [expectations]) {
                 return harness_error(&e.to_string());
             }
@@ -113,13 +98,7 @@ pub fn main(args: &NodeArgs) -> u8 {
     }
     run.allow_empty = args.allow_empty;
     expectations.apply(&mut run, &known);
-    let delivery = Delivery {
-        format: args.format,
-        output: args.output.as_deref(),
-        reports: &args.reports,
-        color: args.color,
-    };
-    if let Err(code) = deliver(&run, &delivery) {
+    if let Err(code) = deliver(&run, &args.report) {
         return code;
     }
     exit_code(&run)
