@@ -9,6 +9,7 @@ use bip37_harness::hex;
 use bip37_harness::ops::{FilterInit, Output, Request};
 use bip37_harness::reference_impl::init_filter;
 use bip37_harness::vectors::{load_file, vector_paths, LoadedTest, VectorError};
+use bip37_reference::limits::MAX_HASH_FUNCS;
 use bip37_reference::sha256::sha256;
 use bip37_reference::tx::Transaction;
 use std::fs;
@@ -69,7 +70,11 @@ pub fn seeds_of(test: &LoadedTest) -> Vec<Seed> {
             seeds.push(seed("differential_murmur3", input.to_bytes()));
         }
         Request::BitIndexes(i) => {
-            if let Some((filter_bytes, hash_funcs, tweak)) = explicit_size(&i.filter) {
+            let sizes = explicit_size(&i.filter);
+            // The layout reads at most Core's 50 hash functions.
+            if let Some((filter_bytes, hash_funcs, tweak)) =
+                sizes.filter(|&(_, funcs, _)| u32::from(funcs) <= MAX_HASH_FUNCS)
+            {
                 let input = BitIndexInput {
                     filter_bytes,
                     hash_funcs,
