@@ -96,8 +96,9 @@ pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
 /// overlap, and there the uops per block decide: Core's loop (GCC -O2) issues eight, the
 /// one-block loop LLVM made of this function nine (an indexed load and its counter). Against
 /// the C build of Core's function (`cargo bench -p bip37-core-peer`), one block per pass gave
-/// 0.93-0.96 of Core's speed at 520 B, four 0.996-0.998 and eight 1.003, with chained calls
-/// (each seed the previous hash) at parity (0.997-1.000) for all three.
+/// 0.93-0.96 of Core's speed at 520 B, four 0.996-0.998 and eight 0.99-1.00 (five builds,
+/// which move a case by ±2-3% through code placement), with chained calls (each seed the
+/// previous hash) at parity (0.99-1.00) for all three.
 const GROUP: usize = 32;
 
 /// MurmurHash3 x86_32 of `data` of any length.
