@@ -79,8 +79,9 @@ fn blocks(data: &[u8]) -> (impl Iterator<Item = u32> + '_, Option<u32>) {
 /// compiled for their length: blocks fully unrolled and no tail. Against a GCC -O2 build of
 /// Core's function (without the single `lea` of `times5_plus_constant` on either side) the
 /// copies measured 0.90-1.08 of Core's speed at 20-36 B where a one-block loop measured
-/// 0.86-0.95. The public keys (33 and 65 B) had copies too, measured 0.99 of Core with them and
-/// 1.01-1.08 without them, through the eight-block loop ([`GROUP`]) and its one-byte tail.
+/// 0.86-0.95. The public keys (33 and 65 B) had copies too: 0.99 of Core with them, 0.98-1.01
+/// without them through the eight-block loop ([`GROUP`]) and its one-byte tail (three runs), so
+/// the loop serves them.
 pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
     match data.len() {
         20 => murmur3_any(seed, &data[..20]),
@@ -93,8 +94,9 @@ pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
 /// Bytes per pass of the general loop: eight blocks, unrolled. A call's chain of blocks is
 /// latency-bound (xor, rotate, `lea`: three cycles a block) in Core's loop and in this one
 /// alike, but calls on independent inputs (a filter's hash functions, a batch of elements)
-/// overlap, and there the uops per block decide: Core's loop (GCC -O2) issues eight, the
-/// one-block loop LLVM made of this function nine (an indexed load and its counter). Against
+/// overlap, and there the instructions per block count: by the disassembly, Core's loop (GCC
+/// -O2) issues eight uops a block and the one-block loop LLVM made of this function nine (an
+/// indexed load that does not fuse, and its counter; this VM has no counters to confirm). Against
 /// the C build of Core's function (`cargo bench -p bip37-core-peer`), one block per pass gave
 /// 0.93-0.96 of Core's speed at 520 B, four 0.996-0.998 and eight 0.99-1.00 (five builds,
 /// which move a case by ±2-3% through code placement), with chained calls (each seed the
