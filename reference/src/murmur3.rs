@@ -80,7 +80,7 @@ fn blocks(data: &[u8]) -> (impl Iterator<Item = u32> + '_, Option<u32>) {
 /// Core's function (without the single `lea` of `times5_plus_constant` on either side) the
 /// copies measured 0.90-1.08 of Core's speed at 20-36 B where a one-block loop measured
 /// 0.86-0.95. The public keys (33 and 65 B) had copies too: 0.99 of Core with them, 0.98-1.01
-/// without them through the eight-block loop ([`GROUP`]) and its one-byte tail (three runs), so
+/// without them through the eight-block loop (`GROUP`) and its one-byte tail (three runs), so
 /// the loop serves them.
 pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
     match data.len() {
