@@ -276,13 +276,19 @@ fn planted_element(planted: &Planted, tx: &Transaction) -> Option<Vec<u8>> {
 ///   matched still matches the final filter;
 /// - with `flags & 3 == 1` a matching output's outpoint is in the filter afterwards;
 /// - with `flags & 3` of 0 or 3 the filter never changes, and the empty filter matches all.
+///
+/// The filter has at most Core's 50 hash functions, as in [`filter`] (it took up to 63).
 pub fn match_tx(bytes: &[u8]) {
     let Ok(case) = MatchCase::arbitrary_take_rest(Unstructured::new(bytes)) else {
         return;
     };
     let data = vec![0; usize::from(case.filter_bytes % 4096)];
-    let mut filter =
-        BloomFilter::from_parts(data, (case.hash_funcs % 64).into(), case.tweak, case.flags);
+    let mut filter = BloomFilter::from_parts(
+        data,
+        u32::from(case.hash_funcs) % (MAX_HASH_FUNCS + 1),
+        case.tweak,
+        case.flags,
+    );
     let txs: Vec<Transaction> = case.txs.iter().map(TxShape::build).collect();
     if let Some(element) = txs
         .first()
