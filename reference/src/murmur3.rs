@@ -100,7 +100,7 @@ pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
 /// the C build of Core's function (`cargo bench -p bip37-core-peer`), one block per pass gave
 /// 0.93-0.96 of Core's speed at 520 B, four 0.996-0.998 and eight 0.99-1.00 (five builds,
 /// which move a case by ±2-3% through code placement), with chained calls (each seed the
-/// previous hash) at parity (0.99-1.00) for all three.
+/// previous hash, the bench's "chained" column) at parity for all three (0.97-1.03).
 const GROUP: usize = 32;
 
 /// MurmurHash3 x86_32 of `data` of any length.
