@@ -2,7 +2,8 @@
 //! rust-bitcoin's (`bitcoin` 0.32 `merkle_tree::{PartialMerkleTree, MerkleBlock}`), in one run,
 //! on the same 2,000 txids with 10 of them matched: building the tree from txids and match
 //! flags, extracting the matches from it, and building the `merkleblock` of a decoded
-//! 2,000-transaction block for a set of wanted txids (Core's `gettxoutproof` path).
+//! 2,000-transaction block for a set of wanted txids (Core's `gettxoutproof` path); and parsing
+//! and serializing the tree of the same txids with every one matched.
 //! `cargo bench -p bip37-reference --bench merkle`.
 //!
 //! The last case includes computing the txids: the reference keeps them from decoding (as
@@ -81,6 +82,37 @@ fn main() {
         },
     );
     row("extract the matches", t.ours, t.theirs, t.ratio);
+
+    // The wire form of the largest tree of these txids: every one matched, 2,000 hashes and
+    // about 4,000 flags (the size of tree a `merkleblock` decoder meets in a block full of matches).
+    let everything = vec![true; txids.len()];
+    let full = PartialMerkleTree::build(&txids, &everything).expect("2,000 txids");
+    let wire = full.encode();
+    let their_full: theirs::PartialMerkleTree = encode::deserialize(&wire).expect("decodes");
+    assert_eq!(encode::serialize(&their_full), wire, "the same bytes");
+    let t = measure(
+        || {
+            black_box(PartialMerkleTree::decode(black_box(&wire)).ok());
+        },
+        || {
+            black_box(encode::deserialize::<theirs::PartialMerkleTree>(black_box(&wire)).ok());
+        },
+    );
+    row(
+        "parse the tree, every txid matched",
+        t.ours,
+        t.theirs,
+        t.ratio,
+    );
+    let t = measure(
+        || {
+            black_box(black_box(&full).encode());
+        },
+        || {
+            black_box(encode::serialize(black_box(&their_full)));
+        },
+    );
+    row("serialize it", t.ours, t.theirs, t.ratio);
 
     let wanted: Vec<_> = (0..txids.len())
         .filter(|i| i % MATCH_EVERY == 7)

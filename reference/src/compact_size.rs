@@ -89,7 +89,7 @@ pub(crate) fn take<const N: usize>(
 
 /// Takes `len` bytes from the front of `input`, checking `len` against what is there before
 /// anything is allocated or copied.
-fn take_slice<'a>(
+pub(crate) fn take_slice<'a>(
     input: &mut &'a [u8],
     len: u64,
     field: &'static str,

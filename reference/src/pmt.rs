@@ -12,7 +12,7 @@
 //! running out of bits or hashes; a two-child node with identical children (CVE-2012-2459);
 //! bits left over beyond the padding of the last byte; hashes left over.
 
-use crate::compact_size::{self, ensure_consumed, read_prefixed, take, write_prefixed};
+use crate::compact_size::{self, ensure_consumed, read_prefixed, take, take_slice, write_prefixed};
 use crate::sha256::{hash_pair, Hash256};
 use crate::tx::read_count;
 use crate::wire::DecodeError;
@@ -148,9 +148,7 @@ impl PartialMerkleTree {
         let mut out = Vec::with_capacity(4 + 9 + 32 * self.hashes.len() + 9 + self.bits.len() / 8);
         out.extend_from_slice(&self.transactions.to_le_bytes());
         compact_size::write(&mut out, self.hashes.len() as u64);
-        for hash in &self.hashes {
-            out.extend_from_slice(hash);
-        }
+        out.extend_from_slice(self.hashes.as_flattened());
         write_prefixed(&mut out, &bits_to_bytes(&self.bits));
         out
     }
@@ -168,14 +166,16 @@ impl PartialMerkleTree {
     pub fn decode_from(input: &mut &[u8]) -> Result<Self, DecodeError> {
         let transactions = u32::from_le_bytes(take(input, "transaction count")?);
         let count = read_count(input, 32, "hashes")?;
-        let hashes = (0..count)
-            .map(|_| take(input, "hash"))
-            .collect::<Result<Vec<Hash256>, _>>()?;
+        // `read_count` has checked that the `count` hashes are there: one slice, copied whole.
+        let (hashes, _) = take_slice(input, count as u64 * 32, "hashes")?.as_chunks::<32>();
+        let hashes = hashes.to_vec();
+        // A byte at a time, each into its eight flags at once (a flag at a time was most of
+        // `differential_merkle_block`'s decoding under the fuzzer's comparison tracing).
         let flag_bytes = read_prefixed(input, "flag bytes")?;
-        let bits = flag_bytes
-            .iter()
-            .flat_map(|byte| (0..8).map(move |i| byte >> i & 1 == 1))
-            .collect();
+        let bits = (flag_bytes.iter())
+            .map(|&byte| std::array::from_fn::<bool, 8, _>(|i| byte >> i & 1 == 1))
+            .collect::<Vec<_>>()
+            .into_flattened();
         Ok(Self {
             transactions,
             hashes,
@@ -231,9 +231,15 @@ impl PartialMerkleTree {
 
 /// Packs bits least significant first (Core's `BitsToBytes`).
 pub fn bits_to_bytes(bits: &[bool]) -> Vec<u8> {
-    let mut bytes = vec![0u8; bits.len().div_ceil(8)];
-    for (p, &bit) in bits.iter().enumerate() {
-        bytes[p / 8] |= u8::from(bit) << (p % 8);
+    let pack = |flags: &[bool]| {
+        (0..)
+            .zip(flags)
+            .fold(0u8, |byte, (i, &f)| byte | u8::from(f) << i)
+    };
+    let (whole, last) = bits.as_chunks::<8>();
+    let mut bytes: Vec<u8> = whole.iter().map(|flags| pack(flags)).collect();
+    if !last.is_empty() {
+        bytes.push(pack(last));
     }
     bytes
 }
@@ -434,6 +440,29 @@ mod tests {
             Err(BuildError::NoTransactions)
         );
         assert!(PartialMerkleTree::build(&ids(2), &[true]).is_err());
+    }
+
+    #[test]
+    fn flags_pack_least_significant_bit_first() {
+        // Flag p is bit p % 8 of byte p / 8; a partial last byte is padded with zeros.
+        let flags = |pattern: &str| pattern.bytes().map(|c| c == b'1').collect::<Vec<_>>();
+        assert_eq!(bits_to_bytes(&[]), Vec::<u8>::new());
+        assert_eq!(bits_to_bytes(&flags("1")), [0x01]);
+        assert_eq!(bits_to_bytes(&flags("00000001")), [0x80]);
+        assert_eq!(bits_to_bytes(&flags("110100101")), [0x4b, 0x01]);
+        assert_eq!(
+            bits_to_bytes(&flags("1111111100000000011")),
+            [0xff, 0x00, 0x06]
+        );
+        // Decoding unpacks every bit of every flag byte, padding included.
+        let mut payload = vec![5, 0, 0, 0, 0, 3, 0x4b, 0x80, 0x06];
+        let tree = PartialMerkleTree::decode(&payload).unwrap();
+        let mut expected = flags("11010010");
+        expected.extend(flags("00000001"));
+        expected.extend(flags("01100000"));
+        assert_eq!(tree.bits, expected);
+        payload.truncate(8);
+        assert!(PartialMerkleTree::decode(&payload).is_err());
     }
 
     #[test]
