@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Usage: fuzz/fuzz.sh [-t SECONDS] [-j JOBS] [TARGET...]
+#        fuzz/fuzz.sh -r SEEDS [-p] [-t SECONDS] [TARGET...]
 #
 # Builds the fuzz targets with cargo-fuzz (stable toolchain, no sanitizer; one cargo build for
 # all of them), then runs each named target (default: all of them) for at most SECONDS
 # (default 10), JOBS at a time (default 1; one per core is what CI uses), and prints one line
-# per target as it ends:
+# per target as it ends. Each target's inputs are at most the max_len that oss-fuzz-targets
+# gives it (libFuzzer's own default would stop at 4,096 bytes).
 #
 # - an ordinary target runs on fuzz/corpus/<target> (new inputs land there) plus the committed
 #   fuzz/corpus-regression/<target>; any crash fails the run and leaves its input in
@@ -13,25 +15,48 @@
 #   SECONDS (long inputs are tried from the start: -len_control=0); the line gives the time and
 #   the executions it took, and the finding input is kept as fuzz/artifacts/<target>/found.
 #
+# -r SEEDS measures instead of fuzzing: each ordinary target, one at a time, once per seed 1 to
+# SEEDS, on its regression corpus frozen (new inputs go to a temporary directory), so that
+# two builds can be compared on the same inputs; the line gives the median and the range of
+# libFuzzer's executions per second. With -p each target also runs once under `perf record`,
+# and the line adds the share of that run spent in the target's own code and the rate
+# libFuzzer's own work per execution would allow if that code took no time.
+#
 # Exit status: 0 when every target behaved, 1 when one did not, 2 on a usage error, 127 when
-# cargo-fuzz is missing (install it with `cargo install cargo-fuzz --locked`).
+# cargo-fuzz (or, for -p, perf) is missing (install it with `cargo install cargo-fuzz --locked`).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-usage() { echo "usage: $0 [-t SECONDS] [-j JOBS] [TARGET...]" >&2; exit 2; }
+usage() {
+    echo "usage: $0 [-t SECONDS] [-j JOBS] [TARGET...] | $0 -r SEEDS [-p] [-t SECONDS] [TARGET...]" >&2
+    exit 2
+}
 seconds=10
 jobs=1
+seeds=0
+profile=false
 while [[ $# -gt 0 && "$1" == -* ]]; do
+    if [[ "$1" == -p ]]; then
+        profile=true
+        shift
+        continue
+    fi
     [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage
     case "$1" in
         -t) seconds=$2 ;;
         -j) jobs=$2; [[ $jobs -ge 1 ]] || usage ;;
+        -r) seeds=$2; [[ $seeds -ge 1 ]] || usage ;;
         *) usage ;;
     esac
     shift 2
 done
+[[ $profile == false || $seeds -gt 0 ]] || usage
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "error: cargo-fuzz is not installed: cargo install cargo-fuzz --locked" >&2
+    exit 127
+fi
+if [[ $profile == true ]] && ! perf --version >/dev/null 2>&1; then
+    echo "error: -p needs perf (Debian: linux-perf)" >&2
     exit 127
 fi
 
@@ -45,6 +70,13 @@ done
 
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
 
+# The target's max_len in oss-fuzz-targets (mutant targets are not listed: libFuzzer's default).
+max_len() {
+    local len
+    len=$(awk -v target="$1" '$1 == target { print $3 }' oss-fuzz-targets)
+    echo "-max_len=${len:-4096}"
+}
+
 # Runs one target, prints its line; the exit status says whether it behaved.
 run_target() {
     local target=$1 log work start status runs rate elapsed
@@ -57,7 +89,7 @@ run_target() {
         rm -f "artifacts/$target/found"
         status=0
         "$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 -len_control=0 \
-            -exact_artifact_path="artifacts/$target/found" "$work" >"$log" 2>&1 || status=$?
+            "$(max_len "$target")" -exact_artifact_path="artifacts/$target/found" "$work" >"$log" 2>&1 || status=$?
         elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
         runs=$(stat number_of_executed_units "$log")
         if [[ $status -ne 0 && -f "artifacts/$target/found" ]]; then
@@ -70,7 +102,7 @@ run_target() {
     else
         mkdir -p "corpus/$target"
         status=0
-        "$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 \
+        "$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 "$(max_len "$target")" \
             -artifact_prefix="artifacts/$target/" "corpus/$target" "corpus-regression/$target" \
             >"$log" 2>&1 || status=$?
         runs=$(stat number_of_executed_units "$log")
@@ -86,6 +118,50 @@ run_target() {
     rm -rf "$log" "$work"
     return "$status"
 }
+
+# One frozen-corpus run of a target at a seed, optionally under perf; prints libFuzzer's rate.
+frozen_run() {
+    local target=$1 seed=$2 log work status=0
+    shift 2
+    log=$(mktemp)
+    work=$(mktemp -d)
+    "$@" "$bin_dir/$target" -seed="$seed" -max_total_time="$seconds" -print_final_stats=1 \
+        "$(max_len "$target")" "$work" "corpus-regression/$target" >"$log" 2>&1 || status=$?
+    [[ $status -eq 0 ]] && stat average_exec_per_sec "$log"
+    rm -rf "$log" "$work"
+    return "$status"
+}
+
+# -r: the median and range of the rate over the seeds, and with -p the profile's figures.
+measure_target() {
+    local target=$1 rates=() seed rate data share
+    for seed in $(seq 1 "$seeds"); do
+        rate=$(frozen_run "$target" "$seed") || { echo "$target: crashed at seed $seed" >&2; return 1; }
+        rates+=("$rate")
+    done
+    mapfile -t rates < <(printf '%s\n' "${rates[@]}" | sort -n)
+    printf '%-28s %9s /s (%s–%s, seeds 1–%d, %d s each)' "$target" "${rates[$(( (seeds - 1) / 2 ))]}" \
+        "${rates[0]}" "${rates[-1]}" "$seeds" "$seconds"
+    if [[ $profile == true ]]; then
+        data=$(mktemp)
+        rate=$(frozen_run "$target" 1 perf record -q -g -o "$data") || { rm -f "$data"; return 1; }
+        share=$(perf report -i "$data" --children --sort symbol -g none 2>/dev/null |
+            awk '$4 == "rust_fuzzer_test_input" { sub("%", "", $1); print $1; exit }')
+        rm -f "$data"
+        awk -v rate="$rate" -v share="${share:-0}" 'BEGIN {
+            printf "; under perf %d /s, %.1f%% in the target, libFuzzer alone %d /s", rate, share, rate / (1 - share / 100) }'
+    fi
+    echo
+}
+
+if [[ $seeds -gt 0 ]]; then
+    failed=0
+    for target in "${targets[@]}"; do
+        [[ "$target" == mutants_* ]] && continue
+        measure_target "$target" || failed=1
+    done
+    exit "$failed"
+fi
 
 # Up to $jobs targets at once; each one's line is printed whole when it ends.
 failed=0
