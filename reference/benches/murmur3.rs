@@ -3,14 +3,9 @@
 //! (hash160), 32 B (txid), 33 and 65 B (public keys), 36 B (outpoint), 520 B (the largest
 //! element), and 4 KiB for the long-input rate. `cargo bench -p bip37-reference --bench murmur3`.
 //!
-//! The filter operations run on the two filters of the Core measurement, each loaded
-//! with as many random elements as it was sized for (so about half its bits are set):
-//! (1000, 0.0001) = 2,396 B and 13 hash functions, (20000, 0.0001) = 36,000 B and 9. The peer
-//! is Core's `insert` / `contains` (seed, murmur3 modulo the bit count, bit least significant
-//! first, `contains` returns at the first clear bit) written over a copy of the same bytes
-//! with `mur3`'s hash. "Absent" cycles through 256 random elements the filter does not
-//! contain: with half the bits set, `contains` stops after one hash function for half of
-//! them, after two for a quarter, and so on.
+//! The filter operations: `support/filter_cases.rs`. Their peer is Core's `insert` /
+//! `contains` (seed, murmur3 modulo the bit count, bit least significant first, `contains`
+//! returns at the first clear bit) written over a copy of the same bytes with `mur3`'s hash.
 
 #[path = "support/timing.rs"]
 mod timing;
@@ -18,37 +13,51 @@ mod timing;
 #[allow(dead_code)] // the transactions are for the matching and merkle benches
 mod workload;
 
-use bip37_reference::{hash_seed, murmur3, BloomFilter};
+#[path = "support/filter_cases.rs"]
+mod filter_cases;
+
+use bip37_reference::{hash_seed, murmur3};
+use filter_cases::{input_bytes, PeerFilter, TWEAK};
 use std::hint::black_box;
 use timing::{measure, Timing};
-use workload::bytes;
 
 const SIZES: [usize; 7] = [20, 32, 33, 36, 65, 520, 4096];
-const TWEAK: u32 = 0x8000_0001;
-/// How many absent elements a "contains absent" case cycles through.
-const ABSENT: u64 = 256;
 
-/// Core's insert over `data` with `mur3`'s hash.
-fn peer_insert(data: &mut [u8], hash_funcs: u32, element: &[u8]) {
-    let bits = data.len() as u64 * 8;
-    for i in 0..hash_funcs {
-        let seed = hash_seed(i, TWEAK);
-        let bit = (u64::from(mur3::murmurhash3_x86_32(element, seed)) % bits) as usize;
-        data[bit >> 3] |= 1 << (bit & 7);
+/// Core's filter with `mur3`'s hash: its bytes and hash function count.
+struct Mur3Filter {
+    data: Vec<u8>,
+    hash_funcs: u32,
+}
+
+impl Mur3Filter {
+    /// Core's `Hash(i, element)`: the bit index of hash function `i`.
+    fn bit(&self, i: u32, element: &[u8]) -> usize {
+        let bits = self.data.len() as u64 * 8;
+        (u64::from(mur3::murmurhash3_x86_32(element, hash_seed(i, TWEAK))) % bits) as usize
     }
 }
 
-/// Core's contains over `data` with `mur3`'s hash.
-fn peer_contains(data: &[u8], hash_funcs: u32, element: &[u8]) -> bool {
-    let bits = data.len() as u64 * 8;
-    for i in 0..hash_funcs {
-        let seed = hash_seed(i, TWEAK);
-        let bit = (u64::from(mur3::murmurhash3_x86_32(element, seed)) % bits) as usize;
-        if data[bit >> 3] & (1 << (bit & 7)) == 0 {
-            return false;
+impl PeerFilter for Mur3Filter {
+    fn insert(&mut self, element: &[u8]) {
+        for i in 0..self.hash_funcs {
+            let bit = self.bit(i, element);
+            self.data[bit >> 3] |= 1 << (bit & 7);
         }
     }
-    true
+
+    fn contains(&self, element: &[u8]) -> bool {
+        for i in 0..self.hash_funcs {
+            let bit = self.bit(i, element);
+            if self.data[bit >> 3] & (1 << (bit & 7)) == 0 {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn data(&self) -> &[u8] {
+        &self.data
+    }
 }
 
 fn row(case: &str, len: usize, t: Timing) {
@@ -61,20 +70,6 @@ fn row(case: &str, len: usize, t: Timing) {
         mib_s(t.theirs),
         t.ratio
     );
-}
-
-/// A filter sized for `n` at p = 0.0001, holding `n` random elements.
-fn loaded_filter(n: u32) -> BloomFilter {
-    let mut filter = BloomFilter::new(n, 0.0001, TWEAK, 0).expect("a legal (n, p)");
-    for i in 0..n {
-        filter.insert(&bytes(5, u64::from(i), 32));
-    }
-    filter
-}
-
-/// The bytes every run hashes, `len` of them.
-fn input_bytes(len: usize) -> Vec<u8> {
-    bytes(0, len as u64, len)
 }
 
 fn main() {
@@ -97,50 +92,13 @@ fn main() {
         );
         row(&format!("murmur3 {len} B"), len, times);
     }
-    for n in [1000, 20000] {
-        let mut ours = loaded_filter(n);
-        let k = ours.hash_funcs();
-        let label = format!("{} B, k = {k}", ours.data().len());
-        let mut peer = ours.data().to_vec();
-        for len in SIZES {
-            let present = input_bytes(len);
-            // Absent elements take one hash function or several before a clear bit: the
-            // case cycles through many, so it times the average.
-            let absent: Vec<Vec<u8>> = (0..ABSENT)
-                .map(|j| bytes(6, j, len))
-                .filter(|e| !peer_contains(&peer, k, e))
-                .collect();
-            ours.insert(&present);
-            peer_insert(&mut peer, k, &present);
-            assert_eq!(
-                ours.data(),
-                peer.as_slice(),
-                "both inserts set the same bits"
-            );
-            assert!(absent.iter().all(|e| !ours.contains(e)));
-            let insert = measure(
-                || ours.insert(black_box(&present)),
-                || peer_insert(&mut peer, k, black_box(&present)),
-            );
-            row(&format!("insert {len} B ({label})"), len, insert);
-            let found = measure(
-                || assert!(ours.contains(black_box(&present))),
-                || assert!(peer_contains(&peer, k, black_box(&present))),
-            );
-            row(&format!("contains present {len} B ({label})"), len, found);
-            let (mut i, mut j) = (0, 0);
-            let missing = measure(
-                || {
-                    i = (i + 1) % absent.len();
-                    assert!(!ours.contains(black_box(&absent[i])));
-                },
-                || {
-                    j = (j + 1) % absent.len();
-                    assert!(!peer_contains(&peer, k, black_box(&absent[j])));
-                },
-            );
-            row(&format!("contains absent {len} B ({label})"), len, missing);
-        }
-    }
+    filter_cases::run(
+        &SIZES,
+        |ours| Mur3Filter {
+            data: ours.data().to_vec(),
+            hash_funcs: ours.hash_funcs(),
+        },
+        row,
+    );
     println!("\nmur3/ours above 1.00 means bip37-reference is faster.");
 }

@@ -1,7 +1,16 @@
-//! Bitcoin Core's MurmurHash3 compiled as C (`core_murmur3.c`, -O2), so that the reference's
-//! MurmurHash3 can be timed against the machine code Core runs on this machine, in the same
-//! process: `cargo bench -p bip37-core-peer`. Core itself does not build here; the C file is
-//! Core's function in Core's shape, and the tests check it against the reference and `mur3`.
+//! Bitcoin Core's MurmurHash3 and its filter's `insert` and `contains` compiled as C
+//! (`core_murmur3.c`, `core_bloom.c`, -O2), so that the reference can be timed against the
+//! machine code Core runs on this machine, in the same process: `cargo bench -p
+//! bip37-core-peer`. Core itself does not build here; the C files are Core's functions in
+//! Core's shape, and the tests check them against the reference and `mur3`.
+
+mod filter;
+#[cfg(test)]
+#[path = "../../benches/support/workload.rs"]
+#[allow(dead_code)] // the transactions are for the reference's benches
+mod workload;
+
+pub use filter::CoreFilter;
 
 mod ffi {
     extern "C" {
