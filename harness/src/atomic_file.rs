@@ -1,5 +1,5 @@
 //! The one way the tool writes a file: expectations, reports (`--output`), the matrix, vector
-//! files and regen's record all go through [`write`].
+//! files and regen's record all go through [`write()`].
 //!
 //! The new contents go to a fresh temporary file in the target's directory, are flushed to disk
 //! (`fsync`), and only then renamed over the target; the directory is synced after the rename.

@@ -153,7 +153,7 @@ impl BloomFilter {
     }
 
     /// True when every bit of `element` is set; always true on the empty filter. Written as
-    /// plain loops rather than over [`hashed_bits`]: with the iterator's chained state, an
+    /// plain loops rather than over `hashed_bits`: with the iterator's chained state, an
     /// absent element measured slower than Core's loop even when both hashed one seed at a time.
     pub fn contains(&self, element: &[u8]) -> bool {
         let Some(bits) = self.bits else {

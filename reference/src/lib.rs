@@ -3,7 +3,7 @@
 //! A BIP 37 implementation that agrees with Bitcoin Core bit for bit: the oracle of the
 //! `bip37-conformance` suite. Where the BIP text and Core differ, this crate follows Core.
 //!
-//! - [`murmur3`]: MurmurHash3 x86_32 as Core's `MurmurHash3`.
+//! - [`murmur3`](mod@murmur3): MurmurHash3 x86_32 as Core's `MurmurHash3`.
 //! - [`sizing`]: the constructor's (n, p) → (bytes, hash functions) arithmetic.
 //! - [`filter`]: the filter, its seeds and bit indexes, `insert` and `contains`.
 //! - [`wire`] and [`compact_size`]: `filterload` / `filteradd` / `filterclear` payloads.

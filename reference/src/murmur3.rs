@@ -128,7 +128,7 @@ fn murmur3_any(seed: u32, data: &[u8]) -> u32 {
 /// A filter hashes one element under one seed per hash function. Scrambling a block does not
 /// depend on the seed, so it is done once for the four; the rest (xor, rotate, multiply-add)
 /// is one dependency chain per seed, and four independent chains run side by side instead of
-/// each waiting for the latency of the last (see [`finish_x4`] for what keeps them in
+/// each waiting for the latency of the last (see `finish_x4` for what keeps them in
 /// scalar registers). `cargo bench -p bip37-reference --bench murmur3`.
 pub fn murmur3_x4(seeds: [u32; 4], data: &[u8]) -> [u32; 4] {
     let (words, tail) = blocks(data);

@@ -204,7 +204,7 @@ impl Transaction {
 }
 
 impl MutableTransaction {
-    /// True when any input carries witness data (then [`Transaction::encode`] uses BIP 144).
+    /// True when any input carries witness data (then [`MutableTransaction::encode`] uses BIP 144).
     pub fn has_witness(&self) -> bool {
         self.inputs.iter().any(|txin| !txin.witness.is_empty())
     }

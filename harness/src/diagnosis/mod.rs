@@ -1,7 +1,7 @@
 //! Diagnosis: which known bug classes explain an implementation's failures.
 //!
 //! Every mutant ([`crate::mutants`]) answers the tests the implementation failed, and each
-//! failure is judged on its own evidence ([`evidence`]): a class *explains* a failure when its
+//! failure is judged on its own evidence ([`mod@evidence`]): a class *explains* a failure when its
 //! mutant's answer to that test fits the implementation's, exactly or in some of the differing
 //! fields. A crash is explained only by a mutant that crashes there, a rejection only by one
 //! that rejects at the same stage, and a wrong value field by field, so that two mistakes in

@@ -16,7 +16,7 @@ const C2: u64 = 0x1b87_3593;
 pub struct Mistakes {
     /// Blocks read as big-endian words.
     pub big_endian_blocks: bool,
-    /// Tail bytes combined in reverse order (tail[0] highest).
+    /// Tail bytes combined in reverse order (`tail[0]` highest).
     pub reversed_tail: bool,
     /// Tail bytes sign-extended before they are shifted (C `(int8_t)tail[i] << s`).
     pub sign_extended_tail: bool,

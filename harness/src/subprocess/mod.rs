@@ -3,7 +3,7 @@
 //!
 //! [`protocol`] holds the messages, [`client`] runs a child behind the
 //! [`crate::implementation::Implementation`] trait and survives whatever it does, [`pipes`]
-//! drains the child's output, and [`serve`] is the other side: any implementation on stdio.
+//! drains the child's output, and [`mod@serve`] is the other side: any implementation on stdio.
 
 pub mod client;
 pub mod pipes;

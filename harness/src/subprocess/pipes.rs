@@ -92,7 +92,7 @@ impl Read for PolledStdout {
 }
 
 /// The server's side of the spin: a reader (`bip37-conform serve`'s stdin) that polls for up
-/// to [`SPIN`] before it blocks. Without it the server sleeps between requests and every
+/// to `SPIN` before it blocks. Without it the server sleeps between requests and every
 /// request pays the wake-up of its core as well as the client's; the perf profile of the
 /// serve benchmark showed the server spending most of its samples in the scheduler's task
 /// switch, not in parsing or answering.

@@ -69,7 +69,7 @@ pub struct GeneratedFile {
 }
 
 /// Every vector file, checked for ids unique across files and for catalog flags no file uses,
-/// and last the JSON Schema they follow, derived from their types ([`schema`]).
+/// and last the JSON Schema they follow, derived from their types (`schema`).
 pub fn generate() -> Result<Vec<GeneratedFile>, GenError> {
     let files = FILES
         .iter()

@@ -226,7 +226,7 @@ fn connect(rpc: &mut RpcClient, config: &PeerConfig) -> Result<Peer, RegenError>
     connect_relaying(rpc, config, false)
 }
 
-/// [`connect`] with the `version`'s relay flag as given (the node suite's connections).
+/// `connect` with the `version`'s relay flag as given (the node suite's connections).
 pub fn connect_relaying(
     rpc: &mut RpcClient,
     config: &PeerConfig,
