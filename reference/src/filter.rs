@@ -135,9 +135,17 @@ impl BloomFilter {
 
     /// The bit index of every hash function, in hash function order (empty for the empty filter).
     pub fn bit_indexes(&self, element: &[u8]) -> Vec<u32> {
-        (0..self.hash_funcs)
-            .map_while(|i| self.bit_index(i, element))
-            .collect()
+        let Some(bits) = self.bits else {
+            return Vec::new();
+        };
+        // Allocated once (growing by doubling took up to six allocations for 50 hash
+        // functions), but never beyond the ceiling: `from_parts` takes any count unchecked.
+        let mut indexes =
+            Vec::with_capacity(self.hash_funcs.min(ceilings::MAX_BUILT_HASH_FUNCS) as usize);
+        for i in 0..self.hash_funcs {
+            indexes.push(bits.of(murmur3(hash_seed(i, self.tweak), element)) as u32);
+        }
+        indexes
     }
 
     /// Sets the bits of `element`; does nothing on the empty filter.
