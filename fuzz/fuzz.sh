@@ -125,8 +125,10 @@ frozen_run() {
     shift 2
     log=$(mktemp)
     work=$(mktemp -d)
+    mkdir -p "artifacts/$target"
     "$@" "$bin_dir/$target" -seed="$seed" -max_total_time="$seconds" -print_final_stats=1 \
-        "$(max_len "$target")" "$work" "corpus-regression/$target" >"$log" 2>&1 || status=$?
+        "$(max_len "$target")" -artifact_prefix="artifacts/$target/" "$work" "corpus-regression/$target" \
+        >"$log" 2>&1 || status=$?
     [[ $status -eq 0 ]] && stat average_exec_per_sec "$log"
     rm -rf "$log" "$work"
     return "$status"
@@ -136,7 +138,10 @@ frozen_run() {
 measure_target() {
     local target=$1 rates=() seed rate data share
     for seed in $(seq 1 "$seeds"); do
-        rate=$(frozen_run "$target" "$seed") || { echo "$target: crashed at seed $seed" >&2; return 1; }
+        rate=$(frozen_run "$target" "$seed") || {
+            echo "$target: CRASHED at seed $seed; see artifacts/$target/" >&2
+            return 1
+        }
         rates+=("$rate")
     done
     mapfile -t rates < <(printf '%s\n' "${rates[@]}" | sort -n)
@@ -144,7 +149,11 @@ measure_target() {
         "${rates[0]}" "${rates[-1]}" "$seeds" "$seconds"
     if [[ $profile == true ]]; then
         data=$(mktemp)
-        rate=$(frozen_run "$target" 1 perf record -q -g -o "$data") || { rm -f "$data"; return 1; }
+        rate=$(frozen_run "$target" 1 perf record -q -g -o "$data") || {
+            rm -f "$data"
+            echo "; CRASHED under perf; see artifacts/$target/"
+            return 1
+        }
         share=$(perf report -i "$data" --children --sort symbol -g none 2>/dev/null |
             awk '$4 == "rust_fuzzer_test_input" { sub("%", "", $1); print $1; exit }')
         rm -f "$data"
