@@ -1,0 +1,3 @@
+module bip37.invalid/protocol
+
+go 1.22
