@@ -1,6 +1,6 @@
-//! The adapters the documentation offers work: `adapters/template.py` and the JavaScript
-//! adapter in `docs/PROTOCOL.md` pass what they implement and leave the rest unsupported; and
-//! the protocol document lists every operation.
+//! The adapters the documentation offers work: `adapters/template.py`, `adapters/template-go/`
+//! and the JavaScript adapter in `docs/PROTOCOL.md` pass what they implement and leave the rest
+//! unsupported; and the protocol document lists every operation.
 
 mod common;
 
@@ -39,6 +39,21 @@ fn the_python_template_passes_its_operations() {
         "python3".into(),
         template.to_string_lossy().into_owned(),
     ]));
+}
+
+#[test]
+fn the_go_template_passes_its_operations() {
+    let binary = Path::new(env!("CARGO_TARGET_TMPDIR")).join("template-go");
+    let dir = common::adapters_dir().join("template-go");
+    let binary_arg = binary.to_string_lossy().into_owned();
+    let Some(build) = common::go(&dir, &["build", "-trimpath", "-o", &binary_arg, "."]) else {
+        return;
+    };
+    common::assert_success("go build adapters/template-go", &build);
+    assert_hashing_only(&states(vec![binary_arg.clone()]));
+    // And as a user runs it: `bip37-conform run` over the whole suite, conformant.
+    let out = common::conform(&["run", "--impl", &binary_arg]);
+    assert_eq!(common::code(&out), 0, "{}", common::text(&out.stdout));
 }
 
 fn protocol_document() -> String {

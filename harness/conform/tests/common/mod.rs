@@ -85,3 +85,40 @@ pub fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The repository's `adapters/` directory.
+pub fn adapters_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../adapters")
+}
+
+/// `go` with `args`, run in `dir` without touching the network (the Go modules these tests
+/// build need nothing from the module proxy), or None after saying why when `go` is absent:
+/// CI has it (`.ci/prerequisites`), a `cargo test` without Go skips the Go checks.
+pub fn go(dir: &Path, args: &[&str]) -> Option<Output> {
+    let output = Command::new("go")
+        .args(args)
+        .current_dir(dir)
+        .env("GOFLAGS", "-mod=readonly")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .output();
+    match output {
+        Ok(output) => Some(output),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!("skipped: `go` is not installed (CI installs it: .ci/prerequisites)");
+            None
+        }
+        Err(e) => panic!("go {args:?}: {e}"),
+    }
+}
+
+/// Asserts that a command succeeded, showing its output otherwise.
+pub fn assert_success(what: &str, output: &Output) {
+    assert!(
+        output.status.success(),
+        "{what}: {}\n{}{}",
+        output.status,
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+}
