@@ -3,6 +3,7 @@ package bip37.bitcoinj;
 import java.util.ArrayList;
 import java.util.List;
 import org.bitcoinj.core.Block;
+import org.bitcoinj.core.Context;
 import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.MessageSerializer;
@@ -16,6 +17,12 @@ import org.bitcoinj.params.MainNetParams;
 public final class Main implements Api {
     private final NetworkParameters params = MainNetParams.get();
     private final MessageSerializer codec = params.getDefaultSerializer();
+
+    private Main() {
+        // 0.16 parses a block only under a Context of its network (Context.get()); setting it up
+        // is the adapter's part, so it happens here, outside any library call.
+        Context.propagate(new Context(params));
+    }
 
     @Override
     public String version() {
