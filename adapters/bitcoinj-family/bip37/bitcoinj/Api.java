@@ -14,9 +14,6 @@ import org.bitcoinj.core.Transaction;
  * both versions share.
  */
 public interface Api {
-    /** The pinned bitcoinj version, for the hello. */
-    String version();
-
     /** {@code new BloomFilter(elements, falsePositiveRate, tweak, update)}. */
     BloomFilter sized(int elements, double falsePositiveRate, long tweak, BloomFilter.BloomUpdate update);
 

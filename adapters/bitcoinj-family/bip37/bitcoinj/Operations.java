@@ -17,6 +17,7 @@ import org.bitcoinj.core.Block;
 import org.bitcoinj.core.BloomFilter;
 import org.bitcoinj.core.FilteredBlock;
 import org.bitcoinj.core.Transaction;
+import org.bitcoinj.core.VersionMessage;
 
 /**
  * The operations of the bitcoinj adapters (adapters/bitcoinj, adapters/bitcoinj-0.16), written
@@ -46,7 +47,7 @@ public final class Operations {
     /** Serves the protocol with the operations of the given bitcoinj version. */
     public static void serve(Api api) {
         Operations ops = new Operations(api);
-        new Adapter("bitcoinj", api.version())
+        new Adapter("bitcoinj", VersionMessage.BITCOINJ_VERSION)
                 .notes(NOTES)
                 .operation("sizing", ops::sizing)
                 .operation("bitIndexes", ops::bitIndexes)

@@ -51,8 +51,6 @@ import scodec.bits.ByteVector$;
  * MerkleBlock.apply(block, filter)} and {@code PartialMerkleTree.apply(matches)}.
  */
 public final class Main {
-    static final String VERSION = "1.9.7";
-
     static final String NOTES = "bitcoin-s keeps its MurmurHash3 bit index private (no murmur3, hashSeed, "
             + "bitIndexes) and hands filters to no node (no sequence). Its PartialMerkleTree has no "
             + "serializer of its own: pmtBuild is the tail of MerkleBlock.bytes after an all-zero 80-byte "
@@ -249,7 +247,12 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        new Adapter("bitcoin-s", VERSION)
+        // The version bitcoin-s-core's jar declares in its manifest (Implementation-Version).
+        String version = BloomFilter.class.getPackage().getImplementationVersion();
+        if (version == null) {
+            throw new IllegalStateException("bitcoin-s-core's jar declares no Implementation-Version");
+        }
+        new Adapter("bitcoin-s", version)
                 .notes(NOTES)
                 .operation("sizing", Main::sizing)
                 .operation("buildFilter", Main::buildFilter)

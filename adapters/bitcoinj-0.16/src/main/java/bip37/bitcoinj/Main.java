@@ -25,11 +25,6 @@ public final class Main implements Api {
     }
 
     @Override
-    public String version() {
-        return "0.16.5";
-    }
-
-    @Override
     public BloomFilter sized(int elements, double falsePositiveRate, long tweak, BloomFilter.BloomUpdate update) {
         return new BloomFilter(elements, falsePositiveRate, tweak, update);
     }

@@ -17,11 +17,6 @@ public final class Main implements Api {
     private final BitcoinSerializer codec = new BitcoinSerializer(BitcoinNetwork.MAINNET);
 
     @Override
-    public String version() {
-        return "0.17.1";
-    }
-
-    @Override
     public BloomFilter sized(int elements, double falsePositiveRate, long tweak, BloomFilter.BloomUpdate update) {
         return new BloomFilter(elements, falsePositiveRate, (int) tweak, update);
     }
