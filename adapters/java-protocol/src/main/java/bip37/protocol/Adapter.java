@@ -94,9 +94,9 @@ public final class Adapter {
 
     /** The loop over the given streams; its exit status: 0 at the end of input, 1 on a fault. */
     int run(InputStream in, PrintStream out, PrintStream err) {
-        send(out, hello());
         LineReader lines = new LineReader(in, MAX_LINE);
         try {
+            send(out, hello());
             for (String line = lines.next(); line != null; line = lines.next()) {
                 if (!line.isBlank()) {
                     send(out, answer(line));
@@ -127,10 +127,18 @@ public final class Adapter {
         return line;
     }
 
-    private static void send(PrintStream out, JsonObject message) {
+    private static void send(PrintStream out, JsonObject message) throws Fault {
         out.print(message.toString());
         out.print('\n');
         out.flush();
+        if (out.checkError()) {
+            throw new Fault("stdout is closed: the harness no longer reads the answers", null);
+        }
+    }
+
+    /** The start of a request line, for a message. */
+    private static String excerpt(String line) {
+        return line.length() <= 200 ? line : line.substring(0, 200) + "... (" + line.length() + " characters)";
     }
 
     /** The answer to one request line. */
@@ -140,7 +148,7 @@ public final class Adapter {
             JsonElement parsed = JsonParser.parseString(line);
             request = parsed.getAsJsonObject();
         } catch (RuntimeException e) {
-            throw new Fault("not a request line: " + line, e);
+            throw new Fault("not a request line: " + excerpt(line), e);
         }
         JsonElement id = requestId(request, line);
         JsonObject reply = new JsonObject();
@@ -148,7 +156,7 @@ public final class Adapter {
         JsonElement op = request.get("op");
         JsonElement input = request.get("input");
         if (op == null || !op.isJsonPrimitive() || input == null || !input.isJsonObject()) {
-            throw new Fault("a request without an op name or an input object: " + line, null);
+            throw new Fault("a request without an op name or an input object: " + excerpt(line), null);
         }
         Operation operation = operations.get(op.getAsString());
         if (operation == null) {
@@ -176,17 +184,15 @@ public final class Adapter {
         return reply;
     }
 
+    /** The request's id: a positive integer, repeated as it came in the answer. */
     private static JsonElement requestId(JsonObject request, String line) throws Fault {
         JsonElement id = request.get("id");
-        try {
-            JsonPrimitive p = id.getAsJsonPrimitive();
-            if (p.isNumber() && new BigDecimal(p.getAsString()).signum() > 0
-                    && new BigDecimal(p.getAsString()).stripTrailingZeros().scale() <= 0) {
-                return p;
+        if (id != null && id.isJsonPrimitive() && id.getAsJsonPrimitive().isNumber()) {
+            BigDecimal n = new BigDecimal(id.getAsString());
+            if (n.signum() > 0 && n.stripTrailingZeros().scale() <= 0) {
+                return id;
             }
-        } catch (RuntimeException e) {
-            throw new Fault("a request without a positive integer id: " + line, e);
         }
-        throw new Fault("a request without a positive integer id: " + line, null);
+        throw new Fault("a request without a positive integer id: " + excerpt(line), null);
     }
 }

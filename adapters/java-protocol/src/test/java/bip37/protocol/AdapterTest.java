@@ -148,6 +148,21 @@ class AdapterTest {
     }
 
     @Test
+    void aClosedStdoutStopsTheLoop() {
+        java.io.OutputStream closed = new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws java.io.IOException {
+                throw new java.io.IOException("closed");
+            }
+        };
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = adapter().run(new ByteArrayInputStream(new byte[0]), new PrintStream(closed, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, status);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("stdout is closed"));
+    }
+
+    @Test
     void operationsAreRegisteredOnce() {
         Adapter a = adapter();
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
