@@ -1,6 +1,8 @@
 //! The adapters the documentation offers work: `adapters/template.py`, `adapters/template-go/`
-//! and the JavaScript adapter in `docs/PROTOCOL.md` pass what they implement and leave the rest
-//! unsupported; and the protocol document lists every operation.
+//! (skipped where `go` is absent), the JavaScript adapter in `docs/PROTOCOL.md` and
+//! `adapters/template-java` (built with Maven, skipped where `java` or `mvn` is absent) pass what
+//! they implement and leave the rest unsupported; the Java protocol loop passes its own JUnit
+//! tests; and the protocol document lists every operation.
 
 mod common;
 
@@ -8,6 +10,7 @@ use bip37_harness::ops::OpName;
 use bip37_harness::runner::{run_tests, RunOptions, State};
 use bip37_harness::subprocess::{ClientConfig, Subprocess};
 use std::path::Path;
+use std::process::Command;
 
 fn states(argv: Vec<String>) -> Vec<(String, State)> {
     let tests = common::mini_tests();
@@ -54,6 +57,70 @@ fn the_go_template_passes_its_operations() {
     // And as a user runs it: `bip37-conform run` over the whole suite, conformant.
     let out = common::conform(&["run", "--impl", &binary_arg]);
     assert_eq!(common::code(&out), 0, "{}", common::text(&out.stdout));
+}
+
+fn repository() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Whether `java` and `mvn` run here; if not, says that the calling test is skipped.
+fn jvm_tools(test: &str) -> bool {
+    for (tool, flag) in [("java", "-version"), ("mvn", "-v")] {
+        let runs = Command::new(tool)
+            .arg(flag)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !runs {
+            eprintln!("{test}: skipped, `{tool}` is not installed (README, Prerequisites)");
+            return false;
+        }
+    }
+    true
+}
+
+/// Runs a command in the repository and fails the test with its output if it fails.
+fn succeeds(argv: &[&str]) {
+    let out = Command::new(argv[0])
+        .args(&argv[1..])
+        .current_dir(repository())
+        .output()
+        .unwrap_or_else(|e| panic!("{argv:?} does not start: {e}"));
+    assert!(
+        out.status.success(),
+        "{argv:?}: {}\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_java_template_passes_its_operations() {
+    if !jvm_tools("the_java_template_passes_its_operations") {
+        return;
+    }
+    succeeds(&["adapters/java-protocol/build.sh", "adapters/template-java"]);
+    let args = repository().join("adapters/template-java/target/classpath.args");
+    assert_hashing_only(&states(vec![
+        "java".into(),
+        format!("@{}", args.to_string_lossy()),
+        "template.Template".into(),
+    ]));
+}
+
+#[test]
+fn the_java_protocol_loop_passes_its_own_tests() {
+    if !jvm_tools("the_java_protocol_loop_passes_its_own_tests") {
+        return;
+    }
+    succeeds(&[
+        "mvn",
+        "-B",
+        "-q",
+        "-f",
+        "adapters/java-protocol/pom.xml",
+        "verify",
+    ]);
 }
 
 fn protocol_document() -> String {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds a Java adapter (a Maven project whose parent is adapters/java-protocol/parent.xml) from
+# Maven Central and writes DIR/target/classpath.args, the `java` argument file that makes its
+# run command a plain `java @DIR/target/classpath.args MAIN`: no Maven at run time. Maven's
+# output is shown only when the build fails.
+#
+# Start-up (the JVM starts once per run): the argument file asks for C1 only
+# (-XX:TieredStopAtLevel=1: a run is too short for C2 to pay off) and, when MAIN is given, for an
+# application class-data archive (AppCDS, DIR/target/app.jsa) recorded by a training run of MAIN
+# over every vector's request. JVM log lines go to stderr, never into the protocol's stdout.
+# Usage: adapters/java-protocol/build.sh DIR [MAIN]
+set -euo pipefail
+dir="$(cd "${1:?usage: build.sh ADAPTER_DIR [MAIN_CLASS]}" && pwd)"
+main="${2:-}"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+for tool in java mvn; do
+    command -v "$tool" >/dev/null || { echo "build.sh: $tool is required" >&2; exit 1; }
+done
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+fail() {
+    cat "$log" >&2
+    echo "build.sh: $1" >&2
+    exit 1
+}
+mvn -B -q -f "$dir/pom.xml" package dependency:build-classpath -DskipTests \
+    -Dmdep.outputFile="$dir/target/classpath.txt" -Dmdep.includeScope=runtime >"$log" 2>&1 ||
+    fail "the Maven build of $dir failed"
+jars=("$dir"/target/*.jar)
+[[ ${#jars[@]} -eq 1 && -f "${jars[0]}" ]] || fail "expected one jar in $dir/target, found: ${jars[*]}"
+# A jar, not target/classes: class-data archives take jars only.
+classpath="${jars[0]}:$(cat "$dir/target/classpath.txt")"
+logging=(-Xlog:disable -Xlog:all=warning:stderr)
+options=(-XX:TieredStopAtLevel=1 "${logging[@]}")
+if [[ -n "$main" ]]; then
+    archive="$dir/target/app.jsa"
+    rm -f "$archive"
+    # The training run: one request per vector test, as the harness sends them (group input
+    # merged into each test's); the answers are not looked at.
+    python3 - "$root/vectors" <<'PY' |
+import json, pathlib, sys
+n = 0
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*_test.json")):
+    for group in json.loads(path.read_text())["testGroups"]:
+        for test in group["tests"]:
+            n += 1
+            request = {"id": n, "op": group["operation"], "input": {**group.get("input", {}), **test["input"]}}
+            print(json.dumps(request))
+PY
+        java -XX:TieredStopAtLevel=1 "${logging[@]}" -XX:ArchiveClassesAtExit="$archive" -cp "$classpath" "$main" \
+            >/dev/null 2>"$log" || fail "the training run of $main failed"
+    [[ -f "$archive" ]] || fail "the training run of $main wrote no class-data archive"
+    options+=(-XX:SharedArchiveFile="$archive")
+fi
+args="$dir/target/classpath.args"
+{
+    printf '%s\n' "${options[@]}"
+    printf -- '-cp "%s"\n' "$classpath"
+} >"$args.tmp"
+mv "$args.tmp" "$args"
