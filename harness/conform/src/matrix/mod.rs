@@ -22,11 +22,11 @@ pub use spec::ImplSpec;
 use bip37_harness::diagnosis::annotate;
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::{Run, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One implementation, as the matrix shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Column {
     /// The column name given on the command line.
@@ -50,13 +50,13 @@ pub struct Column {
 }
 
 /// What one implementation did on a row.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cell {
     pub state: State,
     /// The flags of the bug classes the diagnosis names for this failure, best ranked first
     /// (several when the vector cannot tell them apart, or when each explains other fields).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bug_classes: Vec<String>,
     /// The diagnosis in words (single-vector rows only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,7 +67,7 @@ pub struct Cell {
 }
 
 /// One row: a vector, or a group of vectors every implementation treats alike.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     pub operation: OpName,
@@ -78,7 +78,7 @@ pub struct Row {
 }
 
 /// A whole matrix.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Matrix {
     pub mode: RowMode,
@@ -311,6 +311,11 @@ mod tests {
         assert_eq!(value["mode"], "groups");
         assert_eq!(value["rows"][1]["cells"][1]["state"], "wrongValue");
         assert_eq!(value["columns"][0]["counts"]["pass"], 4);
+        assert_eq!(json::parse(&json::render(&m)).unwrap(), m);
+        let other_format = json::render(&m).replace("\"matrixFormat\": 1", "\"matrixFormat\": 2");
+        assert!(json::parse(&other_format)
+            .unwrap_err()
+            .contains("matrixFormat 2"));
     }
 
     #[test]

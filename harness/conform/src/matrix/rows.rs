@@ -5,11 +5,11 @@
 use super::{Cell, ColumnRun, Row};
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::State;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How rows are formed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "camelCase")]
 pub enum RowMode {
     /// One row per vector, with each implementation's message and diagnosis.
