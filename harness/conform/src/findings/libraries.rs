@@ -9,7 +9,6 @@ use super::status::{self, Outcome};
 use super::{expectations_of, expected, subject_of, Entry, Finding, Reproduction, Subject};
 use crate::adapters::Manifest;
 use crate::matrix::{Cell, Matrix};
-use bip37_harness::ops::OpName;
 use bip37_harness::runner::State;
 use bip37_harness::vectors::LoadedTest;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -67,15 +66,20 @@ fn cells_by_test(matrix: &Matrix) -> Vec<HashMap<&str, &Cell>> {
     columns
 }
 
-/// What makes two failures of one column the same deviation.
+/// What makes two failures of one column the same deviation: the bug classes the diagnosis
+/// names or, when it names none, what the expectations file says the implementation did
+/// ([`gist`]), or the operation where it says nothing.
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
 struct Key {
-    severity: Severity,
     classes: Vec<String>,
+    unexplained: Option<String>,
+}
+
+/// One failing vector of a deviation.
+struct Failure<'a> {
+    id: &'a str,
+    severity: Severity,
     state: State,
-    /// The operation, when no class is named (unknown failures of different operations are
-    /// not assumed to be one bug).
-    operation: Option<OpName>,
 }
 
 /// Every column with a manifest, with its deviations.
@@ -121,16 +125,24 @@ pub(super) fn findings(
         }
         let files = expectations_of(root, &column.name, false, manifests)?;
         check_agreement(&column.name, &failing, &cells[i], &files)?;
-        let mut groups: BTreeMap<Key, Vec<&str>> = BTreeMap::new();
+        let mut groups: BTreeMap<Key, Vec<Failure>> = BTreeMap::new();
         for (id, cell) in &failing {
             let vector = &vectors[*id];
             let key = Key {
-                severity: severity::of_vector(cell.state, vector.test.case.phase, vector.policy),
                 classes: cell.bug_classes.clone(),
-                state: cell.state,
-                operation: (cell.bug_classes.is_empty()).then(|| vector.test.request.op()),
+                unexplained: (cell.bug_classes.is_empty()).then(|| {
+                    let reason = expected(&files, id).map_or("", |(_, _, r)| observed(r));
+                    match gist(reason) {
+                        "" => vector.test.request.op().to_string(),
+                        gist => gist.to_string(),
+                    }
+                }),
             };
-            groups.entry(key).or_default().push(id);
+            groups.entry(key).or_default().push(Failure {
+                id,
+                severity: severity::of_vector(cell.state, vector.test.case.phase, vector.policy),
+                state: cell.state,
+            });
         }
         let mut others: Vec<(String, &HashMap<&str, &Cell>)> = Vec::new();
         for (j, other) in matrix.columns.iter().enumerate() {
@@ -143,7 +155,7 @@ pub(super) fn findings(
         }
         let found = groups
             .into_iter()
-            .map(|(key, ids)| finding(key, ids, &vectors, &files, &others, &subject))
+            .map(|(key, failures)| finding(key, failures, &vectors, &files, &others, &subject))
             .collect();
         subjects.push(Entry {
             subject,
@@ -210,10 +222,10 @@ fn check_agreement(
     Ok(())
 }
 
-/// One deviation: the group `ids` of one column, which share `key`.
+/// One deviation: the failures of one column that share `key`, as bad as the worst of them.
 fn finding(
     key: Key,
-    ids: Vec<&str>,
+    failures: Vec<Failure>,
     vectors: &HashMap<String, Vector>,
     files: &[(
         std::path::PathBuf,
@@ -222,22 +234,27 @@ fn finding(
     others: &[(String, &HashMap<&str, &Cell>)],
     subject: &Subject,
 ) -> Finding {
-    // The shortest input that reproduces it, an exact one before a cut one.
-    let (test, input): (&str, Input) = ids
-        .iter()
-        .map(|id| (*id, repro::of_request(&vectors[*id].test.request)))
+    let severity = (failures.iter().map(|f| f.severity).min()).expect("a group has a test");
+    // The shortest input that reproduces the worst of it, an exact one before a cut one.
+    let (test, input): (&str, Input) = (failures.iter())
+        .filter(|f| f.severity == severity)
+        .map(|f| (f.id, repro::of_request(&vectors[f.id].test.request)))
         .min_by_key(|(id, input)| (!input.exact, input.text.chars().count(), vectors[*id].index))
-        .expect("a group has a test");
-    let reason = expected(files, test).map_or(String::new(), |(_, _, r)| r.to_string());
+        .expect("a group has a test of its severity");
+    let reason = expected(files, test).map_or(String::new(), |(_, _, r)| observed(r).to_string());
+    let ids: Vec<&str> = failures.iter().map(|f| f.id).collect();
     let outcomes: Vec<(String, Outcome)> = others
         .iter()
         .map(|(version, cells)| (version.clone(), outcome(&ids, cells)))
         .collect();
+    let mut states: Vec<State> = failures.iter().map(|f| f.state).collect();
+    states.sort();
+    states.dedup();
     Finding {
         tests: ids.iter().map(|id| id.to_string()).collect(),
         classes: key.classes,
-        state: key.state,
-        severity: key.severity,
+        states,
+        severity,
         reason,
         reproduction: Reproduction::Input {
             test: test.to_string(),
@@ -259,5 +276,102 @@ fn outcome(ids: &[&str], cells: &HashMap<&str, &Cell>) -> Outcome {
         Outcome::Passes
     } else {
         Outcome::NotAnswered
+    }
+}
+
+/// The end of the diagnosis `--update-expectations` once wrote at the start of a reason.
+const DIAGNOSED: &str = " this exact answer";
+
+/// `reason` without the diagnosis it may start with ("X (its mutant gives this exact answer):
+/// ", "no known bug class gives this exact answer: "): that was the diagnosis when the entry
+/// was written, and the page's class column is the committed run's; what remains is what the
+/// implementation did.
+fn observed(reason: &str) -> &str {
+    let Some(at) = reason.find(DIAGNOSED) else {
+        return reason;
+    };
+    let (head, rest) = (&reason[..at], &reason[at + DIAGNOSED.len()..]);
+    let named = head.ends_with(" (its mutant gives") || head.ends_with(" mutants give");
+    match (rest.strip_prefix("): "), rest.strip_prefix(": ")) {
+        (Some(rest), _) if named => rest,
+        (_, Some(rest)) if head == "no known bug class gives" => rest,
+        _ => reason,
+    }
+}
+
+/// What `reason` says the implementation does, without the values of this one vector: a
+/// reason `--update-expectations` completed with the run's message ends in `FIELD: expected
+/// A, actual B`, which is cut off with its field (a reason that is nothing else keeps the
+/// field). Two failures whose reasons differ only in those values are one deviation.
+fn gist(reason: &str) -> &str {
+    let Some(at) = reason.find("expected ") else {
+        return reason;
+    };
+    if !reason[at..].contains(", actual ") {
+        return reason;
+    }
+    let Some(field) = reason[..at].strip_suffix(": ") else {
+        return reason;
+    };
+    match field.rfind(": ") {
+        Some(cut) => &reason[..cut],
+        None => field,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{gist, observed};
+
+    #[test]
+    fn the_values_of_one_vector_are_not_part_of_the_gist() {
+        let cases = [
+            (
+                "sizes up where Core truncates: `filterBytes`: expected 7, actual 8",
+                "sizes up where Core truncates",
+            ),
+            (
+                "sizes up where Core truncates: filter size: expected 0 bytes, actual 1 bytes",
+                "sizes up where Core truncates",
+            ),
+            ("nHashFuncs: expected 5, actual 6", "nHashFuncs"),
+            (
+                "bloom.go:45: sizes up: `filterBytes`: expected 7, actual 8",
+                "bloom.go:45: sizes up",
+            ),
+            (
+                "refuses p = 1 (expected by nobody)",
+                "refuses p = 1 (expected by nobody)",
+            ),
+        ];
+        for (reason, gist_of_it) in cases {
+            assert_eq!(gist(reason), gist_of_it, "{reason}");
+        }
+    }
+
+    #[test]
+    fn the_diagnosis_a_reason_was_written_with_is_left_out() {
+        let cases = [
+            (
+                "SizeRoundedUp (its mutant gives this exact answer): size 1",
+                "size 1",
+            ),
+            ("A or B (both mutants give this exact answer): x", "x"),
+            (
+                "no known bug class gives this exact answer: refused",
+                "refused",
+            ),
+            (
+                "lib.go:7 reads the tail backwards",
+                "lib.go:7 reads the tail backwards",
+            ),
+            (
+                "it gives this exact answer: kept",
+                "it gives this exact answer: kept",
+            ),
+        ];
+        for (reason, kept) in cases {
+            assert_eq!(observed(reason), kept, "{reason}");
+        }
     }
 }

@@ -32,11 +32,11 @@ pub fn render(findings: &Findings, sources: &Sources) -> String {
          version, from the committed runs: the library matrix `{}`{node_matrix}, the manifests \
          under `{}` and `{}` (the library and version of each column) and each one's \
          expectations file (the reason, in words). A deviation is the failing tests of one \
-         implementation that fail alike: the same state, severity and bug classes (for a \
-         library failure no class explains, the same operation too), or one node check. Its \
-         bug class is the one the diagnosis names (README, Mutants and diagnosis; for a node, \
+         implementation that fail alike: the same bug classes or, where the diagnosis names \
+         none, the same reason in the expectations file (less the values of one vector), or \
+         one node check; its severity is its worst test's. Its bug class is the one the diagnosis names (README, Mutants and diagnosis; for a node, \
          the deviation `vectors/node/checks.json` declares), or unknown. Its reproduction is \
-         the shortest input among its vectors (`(bb×N)`: the byte `bb` N times), or for a node \
+         the shortest input among its worst vectors (`(bb×N)`: the byte `bb` N times), or for a node \
          the check to run with `bip37-conform node --id`. Its upstream status compares the \
          columns of the same library: fixed in the lowest newer version from which every \
          checked version passes its tests, otherwise present in the newest version checked \
@@ -160,7 +160,7 @@ fn section(out: &mut String, entry: &Entry) {
             n + 1,
             tests.join(", "),
             finding.severity.label(),
-            finding.state,
+            states(&finding.states),
             markdown_text(&finding.reason),
             reproduction(&finding.reproduction, &finding.tests),
             markdown_text(&finding.status.to_string()),
@@ -193,4 +193,9 @@ fn reproduction(reproduction: &Reproduction, tests: &[String]) -> String {
         ),
         Reproduction::Withheld => "withheld until reported privately".to_string(),
     }
+}
+
+fn states(states: &[bip37_harness::runner::State]) -> String {
+    let names: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
+    names.join(", ")
 }

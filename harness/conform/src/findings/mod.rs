@@ -6,8 +6,9 @@
 //! failure happens, in words; the matrix and the files must agree, or one of them is stale).
 //!
 //! A deviation is a set of failing tests of one implementation that fail alike: for a library,
-//! the same state, severity and named bug classes (and, when no class is named, the same
-//! operation); for a node, one check. Each gets its test or check ids, its bug classes or
+//! the same named bug classes or, when none is named, the same words in the expectations file
+//! (less the values of one vector) or else the same operation; for a node, one check. Its
+//! severity is its worst test's. Each gets its test or check ids, its bug classes or
 //! "unknown", its severity ([`severity`]), the reason from the expectations file, a minimal
 //! reproduction ([`repro`]; for a node, the check to run) and its upstream status
 //! ([`status`]). A node crash that no checked newer version fixes is listed without its
@@ -89,8 +90,8 @@ pub struct Finding {
     /// The bug classes the diagnosis names (vector flags, or a node check's deviation as
     /// `BUG_TYPE: name`), best ranked first; empty for unknown.
     pub classes: Vec<String>,
-    /// The state the tests end in.
-    pub state: State,
+    /// The states the tests end in.
+    pub states: Vec<State>,
     pub severity: Severity,
     /// Why, from the expectations file (the entry of the reproduced test).
     pub reason: String,

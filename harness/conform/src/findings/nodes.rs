@@ -125,7 +125,7 @@ pub(super) fn findings(
             found.push(Finding {
                 tests: vec![id.to_string()],
                 classes: class(check, &message).into_iter().collect(),
-                state,
+                states: vec![state],
                 severity,
                 reason: expected(&files, id).map_or(String::new(), |(_, _, r)| r.to_string()),
                 reproduction,
