@@ -1,0 +1,102 @@
+//! Regenerating part of a matrix: `matrix --keep FILE --name COLUMN` runs only the named
+//! columns and takes every other one from FILE, an earlier JSON matrix, so that adding an
+//! adapter does not mean installing and re-running all the others. A column's cells depend on
+//! its own run only (each run is diagnosed alone), so a kept column is what a fresh run of
+//! the same implementation would give, as long as the vectors are the same: a kept matrix
+//! over other tests, or in groups mode where the words of vector rows are asked for, is
+//! refused rather than mixed.
+
+use super::{rows, Cell, Column, Matrix, RowMode};
+use bip37_harness::vectors::LoadedTest;
+use std::collections::HashMap;
+
+/// Each column's cell of each test id, from a matrix in either row mode.
+fn cells_by_test(matrix: &Matrix) -> Vec<HashMap<&str, &Cell>> {
+    let mut columns = vec![HashMap::new(); matrix.columns.len()];
+    for row in &matrix.rows {
+        for (column, cell) in columns.iter_mut().zip(&row.cells) {
+            for id in &row.tests {
+                column.insert(id.as_str(), cell);
+            }
+        }
+    }
+    columns
+}
+
+/// The matrix of the columns `order` (names, in order) over `tests`: each from `fresh` (the
+/// columns just run) if it is there, otherwise from `kept`. The node section is `fresh`'s.
+pub fn merge(
+    fresh: Matrix,
+    kept: &Matrix,
+    order: &[String],
+    tests: &[&LoadedTest],
+) -> Result<Matrix, String> {
+    if fresh.mode == RowMode::Vectors && kept.mode == RowMode::Groups {
+        return Err(
+            "the kept matrix has groups of vectors, without the words --rows vectors shows: \
+             run every column"
+                .into(),
+        );
+    }
+    let fresh_cells = cells_by_test(&fresh);
+    let kept_cells = cells_by_test(kept);
+    let kept_tests = kept_cells.first().map_or(0, HashMap::len);
+    if !kept.columns.is_empty() && kept_tests != tests.len() {
+        return Err(format!(
+            "the kept matrix is over {kept_tests} tests, this run over {}: the vectors or the \
+             selection changed, run every column",
+            tests.len()
+        ));
+    }
+    let mut columns: Vec<Column> = Vec::new();
+    let mut sources: Vec<&HashMap<&str, &Cell>> = Vec::new();
+    for name in order {
+        let (from, cells) = match fresh.columns.iter().position(|c| &c.name == name) {
+            Some(i) => (&fresh.columns[i], &fresh_cells[i]),
+            None => match kept.columns.iter().position(|c| &c.name == name) {
+                Some(i) => (&kept.columns[i], &kept_cells[i]),
+                None => {
+                    return Err(format!(
+                        "the column {name} is neither run (--name {name}) nor in the kept matrix"
+                    ))
+                }
+            },
+        };
+        columns.push(from.clone());
+        sources.push(cells);
+    }
+    let mut per_test = Vec::with_capacity(tests.len());
+    for test in tests {
+        let id = test.case.id.as_str();
+        let cells = (sources.iter().zip(&columns))
+            .map(|(cells, column)| {
+                let cell = cells.get(id).ok_or_else(|| {
+                    format!(
+                        "the column {} has no cell for {id}: the vectors changed, run it too",
+                        column.name
+                    )
+                })?;
+                Ok(strip_words(cell, fresh.mode))
+            })
+            .collect::<Result<Vec<Cell>, String>>()?;
+        per_test.push(((id.to_string(), test.request.op()), cells));
+    }
+    Ok(Matrix {
+        mode: fresh.mode,
+        rows: rows::lay_out_cells(per_test, fresh.mode),
+        columns,
+        nodes: fresh.nodes,
+    })
+}
+
+/// `cell` as a row of `mode` shows it: groups carry no words.
+fn strip_words(cell: &Cell, mode: RowMode) -> Cell {
+    match mode {
+        RowMode::Vectors => cell.clone(),
+        RowMode::Groups => Cell {
+            diagnosis: None,
+            detail: None,
+            ..cell.clone()
+        },
+    }
+}
