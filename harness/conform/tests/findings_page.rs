@@ -209,3 +209,32 @@ fn a_matrix_that_disagrees_with_an_expectations_file_is_refused() {
     let error = collect(&fake.root, &Sources::committed()).unwrap_err();
     assert!(error.contains("not version 2.1.0"), "{error}");
 }
+
+#[test]
+fn the_page_is_never_written_over_a_matrix_it_reads() {
+    let fake = Fake::new("findings-over-input");
+    let matrix = fake.root.join("adapters/matrix.json");
+    let before = std::fs::read(&matrix).unwrap();
+    let out = Command::new(common::conform_binary())
+        .current_dir(&fake.root)
+        .args(["findings", "--output", "adapters/matrix.json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("refusing to overwrite"), "{stderr}");
+    assert_eq!(std::fs::read(&matrix).unwrap(), before);
+    let out = Command::new(common::conform_binary())
+        .current_dir(&fake.root)
+        .args(["findings", "--output", "FINDINGS.md"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read_to_string(fake.root.join("FINDINGS.md")).unwrap();
+    assert_eq!(written, page(&fake.root, &Sources::committed()).unwrap());
+}

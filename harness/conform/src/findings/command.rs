@@ -5,8 +5,13 @@
 
 use super::{page, Sources};
 use crate::exit;
+use bip37_harness::atomic_file::refuse_overwriting;
+use bip37_harness::input_file::read_text;
 use clap::Args;
 use std::path::{Path, PathBuf};
+
+/// The largest page `--check` reads: the committed one is about 40 KB.
+const MAX_PAGE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The arguments of `bip37-conform findings`.
 #[derive(Debug, Args)]
@@ -46,12 +51,16 @@ pub fn run(args: &FindingsArgs) -> u8 {
         adapters: args.adapters.clone(),
         node_adapters: args.node_adapters.clone(),
     };
+    let inputs = [Some(&sources.matrix), sources.node_matrix.as_ref()];
+    if let Err(e) = refuse_overwriting(&args.output, inputs.into_iter().flatten()) {
+        return fail(exit::HARNESS_ERROR, &e.to_string());
+    }
     let text = match page(Path::new("."), &sources) {
         Ok(text) => text,
         Err(e) => return fail(exit::HARNESS_ERROR, &e),
     };
     if args.check {
-        return match std::fs::read_to_string(&args.output) {
+        return match read_text(&args.output, MAX_PAGE_BYTES) {
             Ok(committed) if committed == text => exit::CONFORMANT,
             Ok(_) => fail(
                 exit::FAILURES,
