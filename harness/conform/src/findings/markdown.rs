@@ -47,6 +47,14 @@ pub fn render(findings: &Findings, sources: &Sources) -> String {
         sources.node_adapters.display(),
     );
     summary(&mut out, findings);
+    if !findings.left_out.is_empty() {
+        let names: Vec<String> = findings.left_out.iter().map(|n| code(n)).collect();
+        let _ = writeln!(
+            out,
+            "\nLeft out: the library matrix's columns no manifest names, which fail nothing ({}).",
+            names.join(", ")
+        );
+    }
     out.push_str("\nSeverity, derived from what the suite observed (`harness/conform/src/findings/severity.rs`):\n\n");
     for severity in Severity::ALL {
         let _ = writeln!(out, "- **{}**: {}.", severity.label(), severity.meaning());
@@ -152,7 +160,10 @@ fn section(out: &mut String, entry: &Entry) {
         let tests: Vec<String> = finding.tests.iter().map(|t| code(t)).collect();
         let classes = match finding.classes.is_empty() {
             true => "unknown".to_string(),
-            false => markdown_text(&finding.classes.join(", ")),
+            false => (finding.classes.iter())
+                .map(|c| markdown_text(&with_cves(c)))
+                .collect::<Vec<_>>()
+                .join(", "),
         };
         let _ = writeln!(
             out,
@@ -198,4 +209,15 @@ fn reproduction(reproduction: &Reproduction, tests: &[String]) -> String {
 fn states(states: &[bip37_harness::runner::State]) -> String {
     let names: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
     names.join(", ")
+}
+
+/// A bug class with the CVEs of its known vulnerability, as Wycheproof's bug list gives them.
+fn with_cves(class: &str) -> String {
+    let bug = bip37_harness::mutants::Bug::ALL
+        .iter()
+        .find(|b| b.flag() == class);
+    match bug.map(|b| b.note().cves).filter(|cves| !cves.is_empty()) {
+        Some(cves) => format!("{class} ({})", cves.join(", ")),
+        None => class.to_string(),
+    }
 }

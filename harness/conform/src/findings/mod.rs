@@ -115,6 +115,8 @@ pub struct Entry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Findings {
     pub entries: Vec<Entry>,
+    /// The library matrix's columns no manifest names (the reference), which fail nothing.
+    pub left_out: Vec<String>,
 }
 
 /// Reads the sources under `root` and lists every deviation.
@@ -122,6 +124,10 @@ pub fn collect(root: &Path, sources: &Sources) -> Result<Findings, String> {
     let library_matrix = read_matrix(&root.join(&sources.matrix))?;
     let manifests = load_manifests(&root.join(&sources.adapters))?;
     let mut entries = libraries::findings(root, &library_matrix, &manifests)?;
+    let left_out = (library_matrix.columns.iter())
+        .map(|c| c.name.clone())
+        .filter(|name| !entries.iter().any(|e| &e.subject.column == name))
+        .collect();
     if let Some(path) = &sources.node_matrix {
         let matrix = read_matrix(&root.join(path))?;
         let section = matrix.nodes.ok_or_else(|| {
@@ -145,7 +151,7 @@ pub fn collect(root: &Path, sources: &Sources) -> Result<Findings, String> {
             (a.severity, &a.classes, &a.tests).cmp(&(b.severity, &b.classes, &b.tests))
         });
     }
-    Ok(Findings { entries })
+    Ok(Findings { entries, left_out })
 }
 
 /// The page for `sources` under `root`, as [`command`] writes it.

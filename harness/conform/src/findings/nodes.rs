@@ -36,13 +36,11 @@ pub(super) fn findings(
             .filter(|(_, cell)| fails(cell))
             .collect();
         let Some(subject) = subject_of(&column.name, true, manifests)? else {
-            if let Some((id, _)) = failing.first() {
-                return Err(format!(
-                    "the node column {} fails {id} but no node manifest names it",
-                    column.name
-                ));
-            }
-            continue;
+            return Err(format!(
+                "the node column {} is named by no node manifest (its `column`, or its name), \
+                 so its node and version are unknown",
+                column.name
+            ));
         };
         let files = expectations_of(root, &column.name, true, manifests)?;
         for (path, file) in &files {
