@@ -53,19 +53,6 @@ fn failed(state: State) -> bool {
     !matches!(state, State::Pass | State::Unsupported | State::NotRun)
 }
 
-/// Each column's cell of each test id.
-fn cells_by_test(matrix: &Matrix) -> Vec<HashMap<&str, &Cell>> {
-    let mut columns = vec![HashMap::new(); matrix.columns.len()];
-    for row in &matrix.rows {
-        for (column, cell) in columns.iter_mut().zip(&row.cells) {
-            for id in &row.tests {
-                column.insert(id.as_str(), cell);
-            }
-        }
-    }
-    columns
-}
-
 /// What makes two failures of one column the same deviation: the bug classes the diagnosis
 /// names or, when it names none, what the expectations file says the implementation did
 /// ([`gist`]), or the operation where it says nothing.
@@ -89,7 +76,7 @@ pub(super) fn findings(
     manifests: &[Manifest],
 ) -> Result<Vec<Entry>, String> {
     let vectors = vectors()?;
-    let cells = cells_by_test(matrix);
+    let cells = matrix.cells_by_test();
     if let Some(id) = cells
         .first()
         .and_then(|c| c.keys().find(|id| !vectors.contains_key(**id)))

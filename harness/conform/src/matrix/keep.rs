@@ -10,19 +10,6 @@ use super::{rows, Cell, Column, Matrix, RowMode};
 use bip37_harness::vectors::LoadedTest;
 use std::collections::HashMap;
 
-/// Each column's cell of each test id, from a matrix in either row mode.
-fn cells_by_test(matrix: &Matrix) -> Vec<HashMap<&str, &Cell>> {
-    let mut columns = vec![HashMap::new(); matrix.columns.len()];
-    for row in &matrix.rows {
-        for (column, cell) in columns.iter_mut().zip(&row.cells) {
-            for id in &row.tests {
-                column.insert(id.as_str(), cell);
-            }
-        }
-    }
-    columns
-}
-
 /// The matrix of the columns `order` (names, in order) over `tests`: each from `fresh` (the
 /// columns just run) if it is there, otherwise from `kept`. The node section is `fresh`'s.
 pub fn merge(
@@ -38,8 +25,8 @@ pub fn merge(
                 .into(),
         );
     }
-    let fresh_cells = cells_by_test(&fresh);
-    let kept_cells = cells_by_test(kept);
+    let fresh_cells = fresh.cells_by_test();
+    let kept_cells = kept.cells_by_test();
     let kept_tests = kept_cells.first().map_or(0, HashMap::len);
     if !kept.columns.is_empty() && kept_tests != tests.len() {
         return Err(format!(

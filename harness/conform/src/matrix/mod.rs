@@ -24,7 +24,7 @@ use bip37_harness::diagnosis::annotate;
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::{Run, State};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One implementation, as the matrix shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -176,6 +176,19 @@ pub fn build(columns: Vec<ColumnRun>, mode: RowMode) -> Result<Matrix, String> {
 }
 
 impl Matrix {
+    /// Each column's cell of each test id, from rows of either mode.
+    pub fn cells_by_test(&self) -> Vec<HashMap<&str, &Cell>> {
+        let mut columns = vec![HashMap::new(); self.columns.len()];
+        for row in &self.rows {
+            for (column, cell) in columns.iter_mut().zip(&row.cells) {
+                for id in &row.tests {
+                    column.insert(id.as_str(), cell);
+                }
+            }
+        }
+        columns
+    }
+
     /// Bug class → column name → the ids of the tests it explains, for the bug-class table.
     pub fn bug_classes(&self) -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
         let mut found: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
