@@ -35,8 +35,9 @@ pub struct MatrixArgs {
     pub names: Vec<String>,
     /// Take every column not named by --name from this JSON matrix (same vectors and
     /// selection), keeping the column order of a whole run: after adding an adapter,
-    /// `--keep adapters/matrix.json --name <its column>` runs only the new one.
-    #[arg(long, value_name = "FILE", requires = "names")]
+    /// `--keep adapters/matrix.json --name <its column>` runs only the new one. Its node
+    /// columns that no --node-report gives are kept too.
+    #[arg(long, value_name = "FILE")]
     pub keep: Option<PathBuf>,
     /// A column of the node section: its name, `=`, a JSON report of `bip37-conform node`
     /// (`--report json:FILE`); repeatable, several reports of one column merge (NODE_BLOOM on
@@ -118,9 +119,9 @@ pub fn run(args: &MatrixArgs) -> u8 {
             Err(e) => return fail(exit::HARNESS_ERROR, &e),
         };
     }
-    if !args.node_reports.is_empty() {
-        match node_section(&args.node_reports) {
-            Ok(section) => matrix.nodes = Some(section),
+    if !args.node_reports.is_empty() || kept.as_ref().is_some_and(|k| k.nodes.is_some()) {
+        match node_section(&args.node_reports, kept.as_ref()) {
+            Ok(section) => matrix.nodes = section,
             Err(e) => return fail(exit::HARNESS_ERROR, &e),
         }
     }
@@ -167,6 +168,9 @@ fn kept(args: &MatrixArgs) -> Result<Option<super::Matrix>, String> {
     let Some(path) = &args.keep else {
         return Ok(None);
     };
+    if args.names.is_empty() && args.node_reports.is_empty() {
+        return Err("--keep needs --name or --node-report: otherwise nothing is run again".into());
+    }
     let text = bip37_harness::input_file::read_text(path, MAX_KEPT_BYTES)
         .map_err(|e| format!("--keep {}: {e}", path.display()))?;
     super::json::parse(&text)
@@ -195,11 +199,20 @@ fn chosen(specs: Vec<ImplSpec>, names: &[String]) -> Result<Vec<ImplSpec>, Strin
         .collect())
 }
 
-/// The node section of the `--node-report` files, its rows the node suite's checks.
-fn node_section(given: &[(String, Option<PathBuf>)]) -> Result<super::nodes::NodeSection, String> {
+/// The node section of the `--node-report` files, its rows the node suite's checks, with the
+/// node columns of the `--keep` matrix they do not give.
+fn node_section(
+    given: &[(String, Option<PathBuf>)],
+    kept: Option<&super::Matrix>,
+) -> Result<Option<super::nodes::NodeSection>, String> {
     let file = crate::node::checks::checks()?;
     let ids: Vec<String> = file.checks.into_iter().map(|c| c.id).collect();
-    super::nodes::build(given, &ids)
+    let fresh = match given.is_empty() {
+        true => None,
+        false => Some(super::nodes::build(given, &ids)?),
+    };
+    let kept = kept.and_then(|k| k.nodes.as_ref());
+    Ok(super::keep::merge_nodes(fresh, kept, &ids))
 }
 
 /// Starts one implementation, runs the selected tests against it, stops it and diagnoses it.

@@ -1,11 +1,13 @@
 //! Regenerating part of a matrix: `matrix --keep FILE --name COLUMN` runs only the named
 //! columns and takes every other one from FILE, an earlier JSON matrix, so that adding an
-//! adapter does not mean installing and re-running all the others. A column's cells depend on
+//! adapter does not mean installing and re-running all the others; likewise the node columns
+//! the `--node-report` arguments do not give are taken from FILE's node section. A column's cells depend on
 //! its own run only (each run is diagnosed alone), so a kept column is what a fresh run of
 //! the same implementation would give, as long as the vectors are the same: a kept matrix
 //! over other tests, or in groups mode where the words of vector rows are asked for, is
 //! refused rather than mixed.
 
+use super::nodes::{NodeCell, NodeSection};
 use super::{rows, Cell, Column, Matrix, RowMode};
 use bip37_harness::vectors::LoadedTest;
 use std::collections::HashMap;
@@ -68,12 +70,60 @@ pub fn merge(
             .collect::<Result<Vec<Cell>, String>>()?;
         per_test.push(((id.to_string(), test.request.op()), cells));
     }
+    let rows = match columns.is_empty() {
+        true => Vec::new(),
+        false => rows::lay_out_cells(per_test, fresh.mode),
+    };
     Ok(Matrix {
         mode: fresh.mode,
-        rows: rows::lay_out_cells(per_test, fresh.mode),
+        rows,
         columns,
         nodes: fresh.nodes,
     })
+}
+
+/// The node section of the `--node-report` files (`fresh`) with every column of `kept` they do
+/// not give: kept columns in their order (a column given again replaced in place), new ones
+/// after; rows the checks `check_ids`, a check the kept run did not have being not run.
+pub fn merge_nodes(
+    fresh: Option<NodeSection>,
+    kept: Option<&NodeSection>,
+    check_ids: &[String],
+) -> Option<NodeSection> {
+    let Some(kept) = kept else {
+        return fresh;
+    };
+    let fresh = fresh.unwrap_or(NodeSection {
+        columns: Vec::new(),
+        rows: Vec::new(),
+    });
+    let cell = |section: &NodeSection, i: usize, id: &str| {
+        (section.rows.iter().find(|r| r.id == id)).map_or(NodeCell::NotRun, |r| r.cells[i].clone())
+    };
+    let mut sources: Vec<(&NodeSection, usize)> = Vec::new();
+    for (i, column) in kept.columns.iter().enumerate() {
+        match fresh.columns.iter().position(|c| c.name == column.name) {
+            Some(j) => sources.push((&fresh, j)),
+            None => sources.push((kept, i)),
+        }
+    }
+    for (j, column) in fresh.columns.iter().enumerate() {
+        if !kept.columns.iter().any(|c| c.name == column.name) {
+            sources.push((&fresh, j));
+        }
+    }
+    let columns = (sources.iter())
+        .map(|(section, i)| section.columns[*i].clone())
+        .collect();
+    let rows = (check_ids.iter())
+        .map(|id| super::nodes::NodeRow {
+            id: id.clone(),
+            cells: (sources.iter())
+                .map(|(section, i)| cell(section, *i, id))
+                .collect(),
+        })
+        .collect();
+    Some(NodeSection { columns, rows })
 }
 
 /// `cell` as a row of `mode` shows it: groups carry no words.
