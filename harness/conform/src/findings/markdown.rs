@@ -40,7 +40,7 @@ pub fn render(findings: &Findings, sources: &Sources) -> String {
          the check to run with `bip37-conform node --id`. Its upstream status compares the \
          columns of the same library: fixed in the lowest newer version from which every \
          checked version passes its tests, otherwise present in the newest version checked \
-         here. A node crash no checked version fixes is listed without its reproduction, \
+         here. A node crash no checked version fixes is listed without its reproduction and reason, \
          withheld until reported privately.\n",
         sources.matrix.display(),
         sources.adapters.display(),
@@ -202,7 +202,7 @@ fn reproduction(reproduction: &Reproduction, tests: &[String]) -> String {
             code(&format!("bip37-conform node --id {}", tests.join(" --id "))),
             markdown_text(description)
         ),
-        Reproduction::Withheld => "withheld until reported privately".to_string(),
+        Reproduction::Withheld => super::nodes::WITHHELD.to_string(),
     }
 }
 
