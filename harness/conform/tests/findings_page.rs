@@ -113,6 +113,8 @@ impl Fake {
             "adapters/nodes/noded-new/expectations.toml",
             &entry(CRASH_PRESENT),
         );
+        let legitimate = json!({"result": "acceptableDifference",
+                                "detail": "a legitimate difference from Core: matches nothing (x)"});
         let crashed = json!({"result": "expectedFailure",
                              "detail": "expected failure (hangs): timeout: no answer in time"});
         fake.write_json(
@@ -121,7 +123,9 @@ impl Fake {
                    "nodes": {"columns": [{"name": "noded-old", "reports": []},
                                          {"name": "noded-new", "reports": []}],
                              "rows": [{"id": CRASH_FIXED, "cells": [crashed, {"result": "pass"}]},
-                                      {"id": CRASH_PRESENT, "cells": [crashed, crashed]}]}}),
+                                      {"id": CRASH_PRESENT, "cells": [crashed, crashed]},
+                                      {"id": "node/merkleblock/empty-filter",
+                                       "cells": [{"result": "pass"}, legitimate]}]}}),
         );
         fake
     }
@@ -175,6 +179,12 @@ fn fixes_come_from_newer_columns_and_unfixed_node_crashes_are_withheld() {
     assert!(
         fixed.contains("bip37-conform node --id") && fixed.contains("hangs"),
         "{fixed}"
+    );
+    // A pass on a legitimate difference is listed, but not as a deviation.
+    assert_eq!(entry("noded-new").findings.len(), 1);
+    assert!(
+        text.contains("- `node/merkleblock/empty-filter`: matches nothing (x)\n"),
+        "{text}"
     );
     // Crashes in the newest checked version: withheld in both columns.
     for column in ["noded-old", "noded-new"] {

@@ -151,6 +151,7 @@ pub(super) fn findings(
                 .count(),
             total: cells[i].len(),
             findings: found,
+            legitimate: Vec::new(),
         });
     }
     Ok(subjects)

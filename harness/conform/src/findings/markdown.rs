@@ -144,6 +144,7 @@ fn section(out: &mut String, entry: &Entry) {
         );
         return;
     }
+    legitimate(out, entry);
     if entry.findings.is_empty() {
         let _ = writeln!(
             out,
@@ -220,4 +221,19 @@ fn with_cves(class: &str) -> String {
         Some(cves) => format!("{class} ({})", cves.join(", ")),
         None => class.to_string(),
     }
+}
+
+/// The checks a node passed on a legitimate difference, as a list before its table.
+fn legitimate(out: &mut String, entry: &Entry) {
+    if entry.legitimate.is_empty() {
+        return;
+    }
+    out.push_str("Legitimate differences from Core (the checks allow them; not deviations):\n\n");
+    for (id, detail) in &entry.legitimate {
+        let detail = (detail.strip_prefix(crate::matrix::nodes::LEGITIMATE))
+            .and_then(|d| d.strip_prefix(": "))
+            .unwrap_or(detail);
+        let _ = writeln!(out, "- {}: {}", code(id), markdown_text(detail));
+    }
+    out.push('\n');
 }

@@ -109,6 +109,9 @@ pub struct Entry {
     pub total: usize,
     /// Its deviations, most severe first.
     pub findings: Vec<Finding>,
+    /// The checks it passed on a legitimate difference from Core (a node's `acceptable`
+    /// checks), with the difference: not deviations, but not Core's behaviour either.
+    pub legitimate: Vec<(String, String)>,
 }
 
 /// Every implementation at every version, in library name, version and column order.

@@ -145,6 +145,14 @@ pub(super) fn findings(
                 .count(),
             total: section.rows.len(),
             findings: found,
+            legitimate: (section.rows.iter())
+                .filter_map(|r| match &r.cells[i] {
+                    NodeCell::AcceptableDifference { detail } => {
+                        Some((r.id.clone(), detail.clone()))
+                    }
+                    _ => None,
+                })
+                .collect(),
         });
     }
     Ok(subjects)

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The message prefix of a pass on a legitimate deviation (node/judge.rs).
-const LEGITIMATE: &str = "a legitimate difference from Core";
+pub const LEGITIMATE: &str = "a legitimate difference from Core";
 
 /// What one node did on one check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
