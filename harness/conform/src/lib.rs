@@ -8,7 +8,7 @@
 //! of this: this crate depends on the library, never the other way.
 //!
 //! Inside the crate, dependencies point one way too: [`cli`] parses the command line and
-//! dispatches to the subcommands ([`fuzz`], [`matrix`], [`regen`], [`node`], [`adapters`]), which never
+//! dispatches to the subcommands ([`fuzz`], [`matrix`], [`findings`], [`regen`], [`node`], [`adapters`]), which never
 //! import it; what they share sits at the root: the exit codes ([`exit`]), stdout that survives
 //! a closed pipe ([`output`]), the vectors a command works on ([`vector_set`]), the argument
 //! groups ([`options`]), the reports and exit code of a run ([`delivery`]), the test plan
@@ -20,6 +20,7 @@ pub mod builtins;
 pub mod cli;
 pub mod delivery;
 pub mod exit;
+pub mod findings;
 pub mod fuzz;
 pub mod matrix;
 pub mod node;

@@ -89,3 +89,186 @@ fn bad_columns_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("gone: cannot start"));
 }
+
+#[test]
+fn keep_reruns_only_the_named_columns_and_keeps_the_others_as_they_were() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let binary = common::conform_binary();
+    let (before, after) = (dir.join("keep-before.json"), dir.join("keep-after.json"));
+    let serve = |name: &str, mutant: &str| format!("{name}={binary} serve --mutant {mutant}");
+    // The kept matrix: column `a` is the murmur-tail mutant, `b` the big-endian-blocks one.
+    let out = matrix(&[
+        "--op",
+        "murmur3",
+        "--impl",
+        &serve("a", "murmur-tail"),
+        "--impl",
+        &serve("b", "big-endian-blocks"),
+        "--json",
+        before.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Now `a` is the reference, but only `b` runs: `a` must still be the mutant's column.
+    let out = matrix(&[
+        "--op",
+        "murmur3",
+        "--impl",
+        &format!("a={binary} serve"),
+        "--impl",
+        &serve("b", "murmur-tail"),
+        "--name",
+        "b",
+        "--keep",
+        before.to_str().unwrap(),
+        "--json",
+        after.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |path: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let (before, after) = (read(&before), read(&after));
+    assert_eq!(after["columns"][0], before["columns"][0], "a was kept");
+    assert_eq!(
+        after["columns"][1]["command"],
+        serve("b", "murmur-tail")[2..]
+    );
+    assert!(after["columns"][1]["diagnosis"]
+        .as_str()
+        .unwrap()
+        .contains("MurmurTail"));
+    // Both columns now fail the same tail vectors, so those rows merge into one.
+    let tail_row =
+        after["rows"].as_array().unwrap().iter().find(|r| {
+            r["cells"][0]["state"] == "wrongValue" && r["cells"][1]["state"] == "wrongValue"
+        });
+    assert!(tail_row.is_some(), "{after}");
+
+    // A kept matrix over other vectors, or an unknown column, is refused before anything runs.
+    let other = matrix(&[
+        "--op",
+        "hashSeed",
+        "--impl",
+        &serve("a", "murmur-tail"),
+        "--name",
+        "a",
+        "--keep",
+        dir.join("keep-before.json").to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("run every column"), "{stderr}");
+    let unknown = matrix(&[
+        "--op",
+        "murmur3",
+        "--impl",
+        &serve("a", "murmur-tail"),
+        "--name",
+        "c",
+    ]);
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert_eq!(unknown.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--name c: no such column (the columns: a)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn keep_takes_the_node_columns_no_report_gives_from_the_kept_matrix() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let committed = root.join("adapters/nodes/matrix.json");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    // Giving Bitcoin-Core again (not run here) and keeping the rest remakes the committed file.
+    let same = dir.join("keep-nodes-same.json");
+    let out = matrix(&[
+        "--keep",
+        committed.to_str().unwrap(),
+        "--node-report",
+        "Bitcoin-Core=",
+        "--json",
+        same.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&same).unwrap(),
+        std::fs::read_to_string(&committed).unwrap()
+    );
+    // A new node's report adds its column after the kept ones; the kept cells stay.
+    let report = dir.join("keep-nodes-report.json");
+    let results = serde_json::json!({"results": [
+        {"id": "node/filteradd/520-bytes-kept", "state": "pass", "message": ""},
+        {"id": "node/filteradd/521-bytes-disconnects", "state": "timeout", "message": "no pong"},
+    ]});
+    std::fs::write(&report, results.to_string()).unwrap();
+    let added = dir.join("keep-nodes-added.json");
+    let out = matrix(&[
+        "--keep",
+        committed.to_str().unwrap(),
+        "--node-report",
+        &format!("new-node={}", report.display()),
+        "--json",
+        added.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |path: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let (before, after) = (
+        read(&committed)["nodes"].clone(),
+        read(&added)["nodes"].clone(),
+    );
+    let names: Vec<&str> = (after["columns"].as_array().unwrap().iter())
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Bitcoin-SV", "bcoin", "Bitcoin-Core", "new-node"]);
+    for (b, a) in before["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(after["rows"].as_array().unwrap())
+    {
+        assert_eq!(
+            a["cells"].as_array().unwrap()[..3],
+            b["cells"].as_array().unwrap()[..]
+        );
+    }
+    let row = |id: &str| -> serde_json::Value {
+        let rows = after["rows"].as_array().unwrap();
+        rows.iter().find(|r| r["id"] == id).unwrap()["cells"][3].clone()
+    };
+    assert_eq!(row("node/filteradd/520-bytes-kept")["result"], "pass");
+    assert_eq!(
+        row("node/filteradd/521-bytes-disconnects")["state"],
+        "timeout"
+    );
+    assert_eq!(row("node/relay/update-persists")["result"], "notRun");
+    // --keep alone would run nothing again.
+    let out = matrix(&[
+        "--keep",
+        committed.to_str().unwrap(),
+        "--adapters",
+        "/nonexistent",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -44,6 +44,9 @@ pub enum Command {
     /// Run several implementations over the same vectors and write the conformance matrix
     /// (Markdown, JSON): columns are implementations, rows vectors or groups of alike vectors.
     Matrix(crate::matrix::command::MatrixArgs),
+    /// Write docs/FINDINGS.md, every deviation from Core per implementation and version, from
+    /// the committed matrices, manifests and expectations files (--check: exit 1 if stale).
+    Findings(crate::findings::command::FindingsArgs),
     /// Confirm the vectors against a live regtest node over RPC and P2P and write the record
     /// (vectors/live-node/record.json), or compare with it (--check).
     Regen(crate::regen::cli::RegenArgs),

@@ -48,6 +48,7 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Node(args) => crate::node::cli::main(args),
         Command::Fuzz(args) => crate::fuzz::cli::run(args),
         Command::Matrix(args) => crate::matrix::command::run(args),
+        Command::Findings(args) => crate::findings::command::run(args),
         Command::Adapters(args) => crate::adapters::command::run(args),
         Command::Mutants(args) => match vector_set::load_or_exit(args.vectors.as_deref()) {
             Ok(tests) => {

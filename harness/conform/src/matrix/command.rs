@@ -1,7 +1,9 @@
 //! `bip37-conform matrix`: run several protocol v1 implementations over the same selected
 //! vectors, one after the other, and write the matrix as Markdown and/or JSON. The columns are
-//! the `--impl` arguments, then the adapters of `--adapters DIR` in name order; `--node-report`
-//! adds the section of full nodes (node checks by nodes, from their node suite reports).
+//! the `--impl` arguments, then the adapters of `--adapters DIR` in name order; `--name` runs
+//! only some of them, and `--keep FILE` takes the others from an earlier JSON matrix
+//! ([`super::keep`]); `--node-report` adds the section of full nodes (node checks by nodes,
+//! from their node suite reports).
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
 use crate::options::{SelectArgs, TimeoutArgs, VectorArgs};
@@ -27,6 +29,16 @@ pub struct MatrixArgs {
     /// nodes), after the --impl columns, in name order, each with its own timeout if it sets one.
     #[arg(long, value_name = "DIR")]
     pub adapters: Option<PathBuf>,
+    /// Run only this column (an --impl name, or an adapter's column: its name unless its
+    /// manifest sets `column`); repeatable. Without --keep the matrix has only these columns.
+    #[arg(long = "name", value_name = "COLUMN")]
+    pub names: Vec<String>,
+    /// Take every column not named by --name from this JSON matrix (same vectors and
+    /// selection), keeping the column order of a whole run: after adding an adapter,
+    /// `--keep adapters/matrix.json --name <its column>` runs only the new one. Its node
+    /// columns that no --node-report gives are kept too.
+    #[arg(long, value_name = "FILE")]
+    pub keep: Option<PathBuf>,
     /// A column of the node section: its name, `=`, a JSON report of `bip37-conform node`
     /// (`--report json:FILE`); repeatable, several reports of one column merge (NODE_BLOOM on
     /// and off); `NAME=` alone is a node not run here.
@@ -67,6 +79,15 @@ pub fn run(args: &MatrixArgs) -> u8 {
         Err(code) => return code,
     };
     let selected = args.select.selection().apply(&tests);
+    let kept = match kept(args) {
+        Ok(kept) => kept,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e),
+    };
+    let order: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let specs = match chosen(specs, &args.names) {
+        Ok(specs) => specs,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e),
+    };
     let mut columns = Vec::new();
     for spec in &specs {
         match run_one(spec, &selected, args) {
@@ -86,9 +107,21 @@ pub fn run(args: &MatrixArgs) -> u8 {
         Ok(matrix) => matrix,
         Err(e) => return fail(exit::HARNESS_ERROR, &e),
     };
-    if !args.node_reports.is_empty() {
-        match node_section(&args.node_reports) {
-            Ok(section) => matrix.nodes = Some(section),
+    if let Some(kept) = &kept {
+        for dropped in kept.columns.iter().filter(|c| !order.contains(&c.name)) {
+            bip37_harness::say!(
+                "bip37-conform matrix: the kept column {} is no longer a column: left out",
+                dropped.name
+            );
+        }
+        matrix = match super::keep::merge(matrix, kept, &order, &selected) {
+            Ok(matrix) => matrix,
+            Err(e) => return fail(exit::HARNESS_ERROR, &e),
+        };
+    }
+    if !args.node_reports.is_empty() || kept.as_ref().is_some_and(|k| k.nodes.is_some()) {
+        match node_section(&args.node_reports, kept.as_ref()) {
+            Ok(section) => matrix.nodes = section,
             Err(e) => return fail(exit::HARNESS_ERROR, &e),
         }
     }
@@ -130,11 +163,56 @@ fn columns(args: &MatrixArgs) -> Result<Vec<ImplSpec>, String> {
     Ok(specs)
 }
 
-/// The node section of the `--node-report` files, its rows the node suite's checks.
-fn node_section(given: &[(String, Option<PathBuf>)]) -> Result<super::nodes::NodeSection, String> {
+/// The matrix of `--keep`, read before anything runs.
+fn kept(args: &MatrixArgs) -> Result<Option<super::Matrix>, String> {
+    let Some(path) = &args.keep else {
+        return Ok(None);
+    };
+    if args.names.is_empty() && args.node_reports.is_empty() {
+        return Err("--keep needs --name or --node-report: otherwise nothing is run again".into());
+    }
+    let text = bip37_harness::input_file::read_text(path, MAX_KEPT_BYTES)
+        .map_err(|e| format!("--keep {}: {e}", path.display()))?;
+    super::json::parse(&text)
+        .map(Some)
+        .map_err(|e| format!("--keep {}: {e}", path.display()))
+}
+
+/// The largest matrix `--keep` reads: the committed one is about 100 KB.
+const MAX_KEPT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The columns to run: those `--name` names (each must be a column), or all.
+fn chosen(specs: Vec<ImplSpec>, names: &[String]) -> Result<Vec<ImplSpec>, String> {
+    if names.is_empty() {
+        return Ok(specs);
+    }
+    if let Some(unknown) = names.iter().find(|n| !specs.iter().any(|s| &s.name == *n)) {
+        let known: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        return Err(format!(
+            "--name {unknown}: no such column (the columns: {})",
+            known.join(", ")
+        ));
+    }
+    Ok(specs
+        .into_iter()
+        .filter(|s| names.contains(&s.name))
+        .collect())
+}
+
+/// The node section of the `--node-report` files, its rows the node suite's checks, with the
+/// node columns of the `--keep` matrix they do not give.
+fn node_section(
+    given: &[(String, Option<PathBuf>)],
+    kept: Option<&super::Matrix>,
+) -> Result<Option<super::nodes::NodeSection>, String> {
     let file = crate::node::checks::checks()?;
     let ids: Vec<String> = file.checks.into_iter().map(|c| c.id).collect();
-    super::nodes::build(given, &ids)
+    let fresh = match given.is_empty() {
+        true => None,
+        false => Some(super::nodes::build(given, &ids)?),
+    };
+    let kept = kept.and_then(|k| k.nodes.as_ref());
+    Ok(super::keep::merge_nodes(fresh, kept, &ids))
 }
 
 /// Starts one implementation, runs the selected tests against it, stops it and diagnoses it.

@@ -6,11 +6,12 @@
 //! every vector of one operation on which each implementation ends in the same state with the
 //! same diagnosed bug classes. A cell holds the state and what [`bip37_harness::diagnosis`] said about a
 //! failure; the matrix never diagnoses anything itself. [`markdown`] and [`json`] render it,
-//! [`command`] is `bip37-conform matrix`; [`nodes`] is the section of full nodes, whose rows are
+//! [`command`] is `bip37-conform matrix`, [`keep`] takes columns over from an earlier matrix; [`nodes`] is the section of full nodes, whose rows are
 //! the node suite's checks.
 
 pub mod command;
 pub mod json;
+pub mod keep;
 pub mod markdown;
 pub mod nodes;
 pub mod rows;
@@ -22,11 +23,11 @@ pub use spec::ImplSpec;
 use bip37_harness::diagnosis::annotate;
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::{Run, State};
-use serde::Serialize;
-use std::collections::BTreeMap;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
 
 /// One implementation, as the matrix shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Column {
     /// The column name given on the command line.
@@ -50,13 +51,13 @@ pub struct Column {
 }
 
 /// What one implementation did on a row.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cell {
     pub state: State,
     /// The flags of the bug classes the diagnosis names for this failure, best ranked first
     /// (several when the vector cannot tell them apart, or when each explains other fields).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bug_classes: Vec<String>,
     /// The diagnosis in words (single-vector rows only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,7 +68,7 @@ pub struct Cell {
 }
 
 /// One row: a vector, or a group of vectors every implementation treats alike.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     pub operation: OpName,
@@ -78,7 +79,7 @@ pub struct Row {
 }
 
 /// A whole matrix.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Matrix {
     pub mode: RowMode,
@@ -175,6 +176,19 @@ pub fn build(columns: Vec<ColumnRun>, mode: RowMode) -> Result<Matrix, String> {
 }
 
 impl Matrix {
+    /// Each column's cell of each test id, from rows of either mode.
+    pub fn cells_by_test(&self) -> Vec<HashMap<&str, &Cell>> {
+        let mut columns = vec![HashMap::new(); self.columns.len()];
+        for row in &self.rows {
+            for (column, cell) in columns.iter_mut().zip(&row.cells) {
+                for id in &row.tests {
+                    column.insert(id.as_str(), cell);
+                }
+            }
+        }
+        columns
+    }
+
     /// Bug class → column name → the ids of the tests it explains, for the bug-class table.
     pub fn bug_classes(&self) -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
         let mut found: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
@@ -311,6 +325,11 @@ mod tests {
         assert_eq!(value["mode"], "groups");
         assert_eq!(value["rows"][1]["cells"][1]["state"], "wrongValue");
         assert_eq!(value["columns"][0]["counts"]["pass"], 4);
+        assert_eq!(json::parse(&json::render(&m)).unwrap(), m);
+        let other_format = json::render(&m).replace("\"matrixFormat\": 1", "\"matrixFormat\": 2");
+        assert!(json::parse(&other_format)
+            .unwrap_err()
+            .contains("matrixFormat 2"));
     }
 
     #[test]

@@ -9,17 +9,17 @@
 //! or not run (the check needs the other NODE_BLOOM setting, or the node was not run here).
 
 use bip37_harness::runner::State;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The largest report read: a node suite report is about 100 KB.
 const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The message prefix of a pass on a legitimate deviation (node/judge.rs).
-const LEGITIMATE: &str = "a legitimate difference from Core";
+pub const LEGITIMATE: &str = "a legitimate difference from Core";
 
 /// What one node did on one check.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "result")]
 pub enum NodeCell {
     Pass,
@@ -38,7 +38,7 @@ pub enum NodeCell {
 }
 
 /// One node: its column and the reports it was read from (none: not run here).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeColumn {
     pub name: String,
@@ -46,7 +46,7 @@ pub struct NodeColumn {
 }
 
 /// One check: its id and a cell per column.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeRow {
     pub id: String,
@@ -54,7 +54,7 @@ pub struct NodeRow {
 }
 
 /// The node section.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSection {
     pub columns: Vec<NodeColumn>,

@@ -5,11 +5,11 @@
 use super::{Cell, ColumnRun, Row};
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::State;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How rows are formed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "camelCase")]
 pub enum RowMode {
     /// One row per vector, with each implementation's message and diagnosis.
@@ -42,13 +42,24 @@ pub fn lay_out(columns: &[ColumnRun], mode: RowMode) -> Vec<Row> {
     let with_words = mode == RowMode::Vectors;
     let per_test = first.run.results.iter().enumerate().map(|(i, result)| {
         let cells: Vec<Cell> = columns.iter().map(|c| cell(c, i, with_words)).collect();
-        (&result.test, cells)
+        (
+            (result.test.case.id.clone(), result.test.request.op()),
+            cells,
+        )
     });
+    lay_out_cells(per_test, mode)
+}
+
+/// The rows of tests given in vector order, each with its id, operation and one cell per
+/// column: a row per test, or per operation and identical cells.
+pub fn lay_out_cells(
+    per_test: impl IntoIterator<Item = ((String, OpName), Vec<Cell>)>,
+    mode: RowMode,
+) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     let mut index: HashMap<(OpName, Vec<Cell>), usize> = HashMap::new();
-    for (test, cells) in per_test {
-        let id = test.case.id.clone();
-        let key = (test.request.op(), cells);
+    for ((id, op), cells) in per_test {
+        let key = (op, cells);
         match index.get(&key).filter(|_| mode == RowMode::Groups) {
             Some(&at) => rows[at].tests.push(id),
             None => {

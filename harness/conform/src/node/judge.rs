@@ -236,7 +236,7 @@ fn flag_classes(check: &Check, notes: &CheckFile) -> String {
 }
 
 /// A bug type as the data file writes it (`MISSING_CHECK`).
-fn bug_type_name(bug_type: bip37_harness::vectors::BugType) -> String {
+pub(crate) fn bug_type_name(bug_type: bip37_harness::vectors::BugType) -> String {
     serde_json::to_value(bug_type)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
