@@ -64,9 +64,11 @@ fn payload(id: &str, op: fn(PayloadInput) -> Request, bytes: Vec<u8>) -> LoadedT
 /// A valid 36,000-byte filterload (the limit itself, no hash functions) and a valid 253-byte
 /// filteradd.
 fn limit_tests() -> Vec<LoadedTest> {
+    // 36,000 bytes and 5 functions: nothing but the size limit's comparison is at stake (a
+    // count of 0 would also be refused by ZeroHashFuncsRefused).
     let mut load = vec![0xfd, 0xa0, 0x8c];
     load.extend([0u8; 36_000]);
-    load.extend([0u8; 9]);
+    load.extend([5, 0, 0, 0, 0, 0, 0, 0, 0]);
     let mut add = vec![0xfd, 0xfd, 0x00];
     add.extend([7u8; 253]);
     // 5,000 bytes and 5 functions: legal, but over a cap of 36,000 applied to bits.

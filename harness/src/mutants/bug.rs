@@ -86,6 +86,14 @@ bugs! {
         explains "a tweak of 2^31 or more looks treated as a negative number in the seed arithmetic",
         checks "A tweak of 2^31 or more is an unsigned 32-bit number, not a negative one.",
         effect "A tweak with the top bit set, sign-extended into a wider seed, selects other bits than Core.";
+    MurmurLengthAsBlocks = "murmur-length-as-blocks", WrongArithmetic, cves [],
+        explains "MurmurHash3's finalisation looks to mix in the number of 4-byte blocks instead of the length in bytes",
+        checks "MurmurHash3's finalisation XORs the data's length in BYTES into the state before the final mix.",
+        effect "Mixing in the block count changes the hash of every non-empty element: filters do not match.";
+    TweakIgnored = "tweak-ignored", MissingStep, cves [],
+        explains "the tweak looks left out of the hash seed (seed i*0xFBA4C795 instead of i*0xFBA4C795+tweak)",
+        checks "The seed of hash function i is i * 0xFBA4C795 + nTweak: the tweak is added to every seed.",
+        effect "Without the tweak every filter with a non-zero tweak selects other bits than Core.";
     // The constructor's sizing.
     FloatHashCount = "float-hash-count", WrongArithmetic, cves [],
         explains "the hash function count looks computed with floating-point division (bytes*8/n) instead of Core's integer division",
@@ -152,6 +160,14 @@ bugs! {
         explains "elements longer than 520 bytes look truncated to 520 before they are hashed",
         checks "Elements longer than 520 bytes are hashed whole: only filteradd limits the size, not the filter.",
         effect "Truncating or refusing long elements selects other bits than Core (scriptPubKey pushes can exceed 520 bytes).";
+    ZeroHashFuncsRefused = "zero-hash-funcs-refused", MissingStep, cves [],
+        explains "a filter with 0 hash functions looks refused (Core accepts it: it contains everything)",
+        checks "nHashFuncs = 0 is legal in a filterload and a constructed filter: no bit is ever tested, so it contains everything.",
+        effect "Refusing it rejects filters Core loads and serves (sizing produces them for tiny or huge n).";
+    ContainsAnyBit = "contains-any-bit", WrongArithmetic, cves [],
+        explains "contains looks true when ANY of the element's bits is set (Core requires all of them)",
+        checks "contains is true only when every one of the element's bits is set; one clear bit means no.",
+        effect "Testing any bit instead of all matches far more elements than Core: a false-positive flood.";
     // Message layout.
     BigEndianHashFuncs = "big-endian-hash-funcs", Endianness, cves [],
         explains "nHashFuncs looks serialized big-endian (it is a little-endian u32)",
@@ -259,6 +275,50 @@ bugs! {
         explains "whole scripts look tested as elements besides their pushes",
         checks "Only the individual pushes of a scriptPubKey are elements, never the whole script.",
         effect "Testing the whole script matches transactions Core does not (and a filter of whole scripts matches nothing in Core).";
+    TxidNotTested = "txid-not-tested", MissingStep, cves [],
+        explains "the transaction's own txid looks never tested against the filter",
+        checks "Step 1 of matching: the txid (internal byte order) is tested first.",
+        effect "Filters holding a txid never match that transaction.";
+    OutputsNotTested = "outputs-not-tested", MissingStep, cves [],
+        explains "the pushes of the outputs' scriptPubKeys look never tested against the filter",
+        checks "Step 2 of matching: every push of every output's scriptPubKey is tested.",
+        effect "Payments to a watched key or hash never match, and no outpoint is ever inserted.";
+    PrevoutNotTested = "prevout-not-tested", MissingStep, cves [],
+        explains "the inputs' prevouts (36-byte outpoints) look never tested against the filter",
+        checks "Step 3 of matching: each input's prevout, txid || LE32 index, is tested.",
+        effect "Spends of watched outpoints (those a match inserted) never match.";
+    ScriptSigNotTested = "scriptsig-not-tested", MissingStep, cves [],
+        explains "the pushes of the inputs' scriptSigs look never tested against the filter",
+        checks "Step 4 of matching: every push of each input's scriptSig is tested.",
+        effect "Spends revealing a watched key or signature in their scriptSig never match.";
+    NonMinimalPushSkipped = "non-minimal-push-skipped", Encoding, cves [],
+        explains "data pushed with OP_PUSHDATA1/2/4 looks skipped (only the direct pushes 0x01..0x4b are tested)",
+        checks "Every push is an element whatever opcode pushed it: PUSHDATA1, PUSHDATA2 and PUSHDATA4 data too, minimal or not.",
+        effect "Elements pushed with a PUSHDATA opcode (every push over 75 bytes) never match.";
+    PushdataLengthBigEndian = "pushdata-length-big-endian", Endianness, cves [],
+        explains "the length of an OP_PUSHDATA2/4 push looks read big-endian (it is little-endian)",
+        checks "The 2- and 4-byte lengths after OP_PUSHDATA2 and OP_PUSHDATA4 are little-endian.",
+        effect "A big-endian length misreads long pushes: they do not match, and parsing stops early.";
+    LongPushSkipped = "long-push-skipped", EdgeCase, cves [],
+        explains "script pushes of more than 520 bytes look skipped when matching (Core tests them)",
+        checks "A scriptPubKey push over 520 bytes is still an element: only filteradd limits the size.",
+        effect "Outputs carrying a long push never match on it.";
+    UpdateAllInsertsNothing = "update-all-inserts-nothing", MissingStep, cves [],
+        explains "under BLOOM_UPDATE_ALL no outpoint looks inserted (the update is never made)",
+        checks "BLOOM_UPDATE_ALL inserts the outpoint (txid, index) of every output with a matching push.",
+        effect "Spends of matched outputs are missed: a wallet never sees its coins leave.";
+    P2PubkeyOnlyNoMultisig = "p2pubkey-only-no-multisig", MissingCheck, cves [],
+        explains "under P2PUBKEY_ONLY a bare multisig output looks not to insert its outpoint (Core inserts for PUBKEY and MULTISIG)",
+        checks "BLOOM_UPDATE_P2PUBKEY_ONLY inserts the outpoint of a bare multisig output as well as of pay-to-pubkey.",
+        effect "Spends of matched bare multisig outputs are missed.";
+    P2PubkeyOnlyStrictKeys = "p2pubkey-only-strict-keys", MissingCheck, cves [],
+        explains "under P2PUBKEY_ONLY a 65-byte key with prefix 06 or 07 (hybrid) looks not recognised as pay-to-pubkey",
+        checks "Core's Solver takes a 65-byte key starting 04, 06 or 07 (CPubKey::ValidSize), not only 04.",
+        effect "Spends of matched pay-to-pubkey outputs with hybrid keys are missed.";
+    TxidIncludesWitness = "txid-includes-witness", Encoding, cves [],
+        explains "the txid looks computed over the serialization with the witness (that is the wtxid)",
+        checks "The txid tested and inserted in outpoints hashes the serialization WITHOUT witness data.",
+        effect "A segwit transaction's txid and outpoints are other elements than Core's: nothing about it matches.";
     // Merkle blocks and partial merkle trees.
     BlockUsesFilterSnapshot = "block-uses-filter-snapshot", MissingStep, cves [],
         explains "a block's transactions look evaluated against the filter as it was before the block (Core's updates apply to the later transactions)",
@@ -284,6 +344,18 @@ bugs! {
         explains "a partial merkle tree with identical sibling hashes is accepted (CVE-2012-2459)",
         checks "A node whose two children hash the same is invalid: duplicating the last transactions gives the same root (CVE-2012-2459).",
         effect "Accepting it lets a peer prove transactions at positions that do not exist.";
+    PmtOddNodePromoted = "pmt-odd-node-promoted", WrongArithmetic, cves [],
+        explains "a node with no right child looks passed up unhashed (Core hashes the left child with itself)",
+        checks "A node whose right child is missing (an odd level) hashes as SHA256d(left || left).",
+        effect "Trees of any count that is not a power of two give another root: valid proofs are refused.";
+    PmtHashesDisplayOrder = "pmt-hashes-display-order", Endianness, cves [],
+        explains "the partial merkle tree's hashes look written and read in display (RPC) byte order instead of internal order",
+        checks "The hashes of a partial merkle tree are serialized in internal byte order, as SHA256d outputs them.",
+        effect "Byte-swapped hashes give another root: proofs do not verify, and the matched txids come out reversed.";
+    PmtTransactionCountBigEndian = "pmt-transaction-count-big-endian", Endianness, cves [],
+        explains "the partial merkle tree's transaction count looks written and read big-endian (it is a little-endian u32)",
+        checks "nTransactions of a partial merkle tree (and of a merkleblock) is a little-endian uint32.",
+        effect "A byte-swapped count describes another tree: the proof is refused or proves other positions.";
     // A node's session.
     UpdatesNotPersisted = "updates-not-persisted", MissingStep, cves [],
         explains "outpoints inserted while evaluating a transaction or block look lost afterwards (the filter is updated on a copy)",
@@ -305,6 +377,14 @@ bugs! {
         explains "an undecodable filterload or filteradd looks punished as misbehaviour (Core drops it without penalty)",
         checks "A filterload or filteradd payload that does not decode is dropped without penalty (Core logs the exception and moves on).",
         effect "Treating it as misbehaviour disconnects peers Core keeps.";
+    MerkleblockWithoutFilterServed = "merkleblock-without-filter-served", MissingCheck, cves [],
+        explains "a filtered block looks served to a peer with no filter loaded (Core sends nothing)",
+        checks "getdata(MSG_FILTERED_BLOCK) with no filter loaded gets no answer at all.",
+        effect "Serving it treats a peer without a filter as a match-all filter.";
+    FilteraddToEmptyFilterRefused = "filteradd-to-empty-filter-refused", EdgeCase, cves [],
+        explains "filteradd to a loaded 0-byte filter looks treated as misbehaviour (Core accepts it and changes nothing)",
+        checks "A filteradd to a loaded empty filter is accepted; the insert does nothing (the CVE-2013-5700 guard).",
+        effect "Punishing it disconnects peers Core keeps.";
 }
 
 #[cfg(test)]

@@ -52,6 +52,12 @@ impl MutantFilter {
             _ => init_filter(init)?,
         };
         let mut fields = FilterLoad::from(&core);
+        if bug == Bug::ZeroHashFuncsRefused && fields.hash_funcs == 0 {
+            return Err((
+                Stage::Parameters,
+                "a filter needs at least one hash function".into(),
+            ));
+        }
         // The forced minimum lives in the constructor: an explicit count of 0 is raised too
         // (a loaded filter is taken as the message carries it).
         let constructed = matches!(init, FilterInit::Explicit { .. });
@@ -116,10 +122,16 @@ impl MutantFilter {
         if self.skips(element) {
             return Ok(false);
         }
-        Ok(self.bit_indexes(element)?.into_iter().all(|bit| {
+        let set = |bit: u32| {
             let (byte, mask) = self.position(bit);
             self.fields.data[byte] & mask != 0
-        }))
+        };
+        let bits = self.bit_indexes(element)?;
+        Ok(match self.bug {
+            // Vacuously true with no hash functions, as Core's `all` is.
+            Bug::ContainsAnyBit if !bits.is_empty() => bits.into_iter().any(set),
+            _ => bits.into_iter().all(set),
+        })
     }
 
     /// The bit hash function `hash_index` selects, `None` where Core's empty-filter guard stops.

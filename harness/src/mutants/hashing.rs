@@ -1,5 +1,5 @@
-//! The hashing switch points: MurmurHash3's block and tail mistakes, the hash seed kept wider
-//! than 32 bits, and the bytes an element is hashed as.
+//! The hashing switch points: MurmurHash3's block, tail and length mistakes, the hash seed
+//! kept wider than 32 bits or without its tweak, and the bytes an element is hashed as.
 //!
 //! The mistaken hash is [`super::murmur`]'s model of mistaken ports; the generator flags each
 //! vector by these mutants' answers, so a flag and its mutant cannot disagree. Without its bug
@@ -20,6 +20,7 @@ pub fn mutant_seed(bug: Bug, hash_index: u32, tweak: u32) -> u64 {
         Bug::SeedReducedMod2To31 => (product + u64::from(tweak)) % (1 << 31),
         // The tweak read as an i32 and sign-extended into the 64-bit sum.
         Bug::SignedTweak => product.wrapping_add(i64::from(tweak as i32) as u64),
+        Bug::TweakIgnored => u64::from(hash_seed(hash_index, 0)),
         _ => u64::from(hash_seed(hash_index, tweak)),
     }
 }
@@ -37,6 +38,7 @@ pub fn mutant_murmur3(bug: Bug, seed: u64, data: &[u8]) -> u32 {
         big_endian_blocks: bug == Bug::BigEndianBlocks,
         reversed_tail: bug == Bug::MurmurTail,
         sign_extended_tail: bug == Bug::SignExtendedTail,
+        length_as_blocks: bug == Bug::MurmurLengthAsBlocks,
     };
     match u32::try_from(seed) {
         Ok(seed) if mistakes == Mistakes::default() => murmur3(seed, data),

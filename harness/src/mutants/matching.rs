@@ -1,17 +1,21 @@
 //! The matching switch points: Core's `IsRelevantAndUpdate` over the mutant's filter, where
 //! a mutant can get the elements wrong (txid in display order, big-endian outpoint index,
 //! empty pushes, small integers, the bytes of a truncated push, whole scripts, witness items),
-//! the walk wrong (stop at the first txid or output match, skip the coinbase's prevout) or
-//! the update wrong (unmasked flags, flags 3 as ALL, an outpoint per push, P2PUBKEY_ONLY for
-//! any output). The vector generator takes its mistaken matching answers from these mutants,
+//! the walk wrong (stop at the first txid or output match, skip the coinbase's prevout, leave
+//! out one of the four places Core tests, skip PUSHDATA or long pushes, read PUSHDATA lengths
+//! big-endian, hash the witness into the txid) or the update wrong (unmasked flags, flags 3 as
+//! ALL, no insert under ALL, an outpoint per push, P2PUBKEY_ONLY for any output, without
+//! multisig or without hybrid keys). The vector generator takes its mistaken matching answers from these mutants,
 //! so every matching vector that separates a mistake kills its mutant. Transactions, script
 //! parsing and the solver are `bip37-reference`'s.
 
 use super::bug::Bug;
 use super::filter::{DivisionByZero, MutantFilter};
 use bip37_reference::flags::{BLOOM_UPDATE_ALL, BLOOM_UPDATE_MASK, BLOOM_UPDATE_NONE};
+use bip37_reference::limits::MAX_FILTERADD_BYTES;
 use bip37_reference::script::{Ops, OP_1, OP_16, OP_PUSHDATA1, OP_PUSHDATA2, OP_PUSHDATA4};
-use bip37_reference::solver::is_pubkey_or_multisig;
+use bip37_reference::sha256::sha256d;
+use bip37_reference::solver::{is_bare_multisig, is_pay_to_pubkey, is_pubkey_or_multisig};
 use bip37_reference::tx::{OutPoint, Transaction};
 use bip37_reference::UpdateMode;
 
@@ -31,9 +35,18 @@ fn script_elements(bug: Bug, script: &[u8]) -> Vec<Vec<u8>> {
     if bug == Bug::WholeScriptTested {
         elements.push(script.to_vec());
     }
+    if bug == Bug::PushdataLengthBigEndian {
+        return big_endian_length_pushes(script);
+    }
     let mut ops = Ops::new(script);
     for op in ops.by_ref() {
         let small_integer = (OP_1..=OP_16).contains(&op.opcode);
+        let pushdata = (OP_PUSHDATA1..=OP_PUSHDATA4).contains(&op.opcode);
+        if (pushdata && bug == Bug::NonMinimalPushSkipped)
+            || (op.data.len() > MAX_FILTERADD_BYTES && bug == Bug::LongPushSkipped)
+        {
+            continue;
+        }
         if small_integer && bug == Bug::SmallIntegerTested {
             elements.push(vec![op.opcode - OP_1 + 1]);
         } else if !op.data.is_empty() || (bug == Bug::EmptyPushTested && op.opcode <= OP_PUSHDATA4)
@@ -54,6 +67,53 @@ fn script_elements(bug: Bug, script: &[u8]) -> Vec<Vec<u8>> {
         }
     }
     elements
+}
+
+/// The non-empty pushes of `script` with the lengths after PUSHDATA2 and PUSHDATA4 read
+/// big-endian, up to the first push that runs past the end.
+fn big_endian_length_pushes(script: &[u8]) -> Vec<Vec<u8>> {
+    let mut elements = Vec::new();
+    let mut rest = script;
+    while let Some((&opcode, after)) = rest.split_first() {
+        let width = match opcode {
+            OP_PUSHDATA1 => 1,
+            OP_PUSHDATA2 => 2,
+            OP_PUSHDATA4 => 4,
+            _ => 0,
+        };
+        let (len, after) = match opcode {
+            0x01..=0x4b => (usize::from(opcode), after),
+            OP_PUSHDATA1..=OP_PUSHDATA4 if after.len() >= width => (
+                after[..width]
+                    .iter()
+                    .fold(0usize, |v, &b| v << 8 | usize::from(b)),
+                &after[width..],
+            ),
+            OP_PUSHDATA1..=OP_PUSHDATA4 => break,
+            _ => (0, after),
+        };
+        if len > after.len() {
+            break;
+        }
+        if len > 0 {
+            elements.push(after[..len].to_vec());
+        }
+        rest = &after[len..];
+    }
+    elements
+}
+
+/// True when the mutant's P2PUBKEY_ONLY inserts for an output paying to `script`.
+fn inserts_for_pubkey_only(bug: Bug, script: &[u8]) -> bool {
+    let hybrid_key = script.len() == 67 && matches!(script[1], 0x06 | 0x07);
+    match bug {
+        Bug::P2PubkeyOnlyAnyOutput => true,
+        Bug::P2PubkeyOnlyNoMultisig => is_pay_to_pubkey(script),
+        Bug::P2PubkeyOnlyStrictKeys => {
+            (is_pay_to_pubkey(script) && !hybrid_key) || is_bare_multisig(script)
+        }
+        _ => is_pubkey_or_multisig(script),
+    }
 }
 
 /// The update mode the mutant reads from the flags byte.
@@ -87,18 +147,25 @@ pub fn is_relevant_and_update(
     if filter.is_empty() && bug != Bug::NoEmptyFilterGuard {
         return Ok(true);
     }
-    let txid = tx.txid();
+    let txid = match bug {
+        Bug::TxidIncludesWitness => sha256d(&tx.encode()),
+        _ => tx.txid(),
+    };
     let mut tested_txid = txid;
     if bug == Bug::TxidDisplayOrder {
         tested_txid.reverse();
     }
-    let mut found = filter.contains(&tested_txid)?;
+    let mut found = bug != Bug::TxidNotTested && filter.contains(&tested_txid)?;
     if found && bug == Bug::AbortAfterTxidMatch {
         return Ok(true);
     }
     let mode = update_mode(bug, filter.flags());
     let mut elements_seen = 0u32;
-    for (vout, output) in (0u32..).zip(&tx.outputs) {
+    let outputs = match bug {
+        Bug::OutputsNotTested => &[][..],
+        _ => &tx.outputs[..],
+    };
+    for (vout, output) in (0u32..).zip(outputs) {
         let script = &output.script_pubkey;
         for element in script_elements(bug, script) {
             elements_seen += 1;
@@ -107,10 +174,8 @@ pub fn is_relevant_and_update(
             }
             found = true;
             let inserts = match mode {
-                UpdateMode::All => true,
-                UpdateMode::P2PubkeyOnly => {
-                    bug == Bug::P2PubkeyOnlyAnyOutput || is_pubkey_or_multisig(script)
-                }
+                UpdateMode::All => bug != Bug::UpdateAllInsertsNothing,
+                UpdateMode::P2PubkeyOnly => inserts_for_pubkey_only(bug, script),
                 UpdateMode::None => false,
             };
             // The per-push mutant numbers the outpoint by the element, not the output.
@@ -137,8 +202,13 @@ pub fn is_relevant_and_update(
         return Ok(false);
     }
     for input in &tx.inputs {
-        let mut elements = vec![outpoint_element(bug, &input.prevout).to_vec()];
-        elements.extend(script_elements(bug, &input.script_sig));
+        let mut elements = Vec::new();
+        if bug != Bug::PrevoutNotTested {
+            elements.push(outpoint_element(bug, &input.prevout).to_vec());
+        }
+        if bug != Bug::ScriptSigNotTested {
+            elements.extend(script_elements(bug, &input.script_sig));
+        }
         if bug == Bug::WitnessMatched {
             elements.extend(input.witness.iter().cloned());
         }

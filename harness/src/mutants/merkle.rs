@@ -1,6 +1,7 @@
 //! The merkle switch points: the `merkleblock` built over the mutant's matching (or over a
 //! snapshot of the filter), the partial merkle tree's flag bits packed most-significant
-//! first, and an `ExtractMatches` that skips one of Core's checks. Trees are built, encoded
+//! first, its hashes or transaction count byte-swapped, and an `ExtractMatches` that skips
+//! one of Core's checks or passes an odd node up unhashed. Trees are built, encoded
 //! and decoded by `bip37-reference`, and checked by it unless skipping a check is the mistake.
 
 use super::bug::Bug;
@@ -31,15 +32,30 @@ impl std::fmt::Display for MerkleFailure {
     }
 }
 
-/// The tree as the mutant's flag bytes hold it: for the bit-order mutant, every group of 8
-/// bits reversed (the padding of the last byte included), which turns Core's
-/// least-significant-first packing into most-significant-first and back.
+/// The tree as the mutant serializes it: for the bit-order mutant, every group of 8 bits
+/// reversed (the padding of the last byte included), which turns Core's
+/// least-significant-first packing into most-significant-first and back; for the byte-order
+/// mutants, every hash or the transaction count byte-swapped. Each is its own inverse, so the
+/// same change turns Core's bytes into what the mutant reads.
 pub fn as_packed(bug: Bug, mut tree: PartialMerkleTree) -> PartialMerkleTree {
-    if bug == Bug::PmtBitOrder {
-        tree.bits.resize(tree.bits.len().div_ceil(8) * 8, false);
-        tree.bits.chunks_mut(8).for_each(<[bool]>::reverse);
+    match bug {
+        Bug::PmtBitOrder => {
+            tree.bits.resize(tree.bits.len().div_ceil(8) * 8, false);
+            tree.bits.chunks_mut(8).for_each(<[bool]>::reverse);
+        }
+        Bug::PmtHashesDisplayOrder => tree.hashes.iter_mut().for_each(|h| h.reverse()),
+        Bug::PmtTransactionCountBigEndian => tree.transactions = tree.transactions.swap_bytes(),
+        _ => {}
     }
     tree
+}
+
+/// The mistakes in how a tree is serialized, which [`as_packed`] makes.
+fn is_packing_bug(bug: Bug) -> bool {
+    matches!(
+        bug,
+        Bug::PmtBitOrder | Bug::PmtHashesDisplayOrder | Bug::PmtTransactionCountBigEndian
+    )
 }
 
 /// A serialized tree with its flag bytes re-ordered as [`as_packed`] does: what the mutant
@@ -47,7 +63,7 @@ pub fn as_packed(bug: Bug, mut tree: PartialMerkleTree) -> PartialMerkleTree {
 /// a tree are left as they are (they are refused either way).
 pub fn repacked(bug: Bug, serialized: &[u8]) -> Vec<u8> {
     match PartialMerkleTree::decode(serialized) {
-        Ok(tree) if bug == Bug::PmtBitOrder => as_packed(bug, tree).encode(),
+        Ok(tree) if is_packing_bug(bug) => as_packed(bug, tree).encode(),
         _ => serialized.to_vec(),
     }
 }
@@ -100,6 +116,7 @@ pub fn is_extraction_bug(bug: Bug) -> bool {
             | Bug::PmtUnusedHashesAccepted
             | Bug::PmtTransactionCountUnbounded
             | Bug::PmtIdenticalSiblingsAccepted
+            | Bug::PmtOddNodePromoted
     )
 }
 
@@ -185,7 +202,10 @@ impl Walk<'_> {
         if height > 0 && flag {
             let left = self.node(height - 1, pos * 2)?;
             if u64::from(pos * 2 + 1) >= self.width(height - 1) {
-                return Ok(hash_pair(&left, &left));
+                return Ok(match self.bug {
+                    Bug::PmtOddNodePromoted => left,
+                    _ => hash_pair(&left, &left),
+                });
             }
             let right = self.node(height - 1, pos * 2 + 1)?;
             if right == left && self.bug != Bug::PmtIdenticalSiblingsAccepted {
@@ -238,9 +258,11 @@ mod tests {
         let mut tree =
             PartialMerkleTree::build(&txids, &[false, true, false, false, true]).unwrap();
         let core = tree.extract_matches();
-        for &bug in Bug::ALL {
+        // Five leaves leave nodes without a right child: only the odd-node mutant differs.
+        for &bug in Bug::ALL.iter().filter(|&&b| b != Bug::PmtOddNodePromoted) {
             assert_eq!(extract_matches(bug, &tree), core, "{bug:?}");
         }
+        assert_ne!(extract_matches(Bug::PmtOddNodePromoted, &tree), core);
         tree.hashes.push([0xee; 32]);
         assert_eq!(
             extract_matches(Bug::MsbFirstBits, &tree),

@@ -59,6 +59,7 @@ fn decoded<T, U>(result: Result<T, WireFailure>, then: impl FnOnce(T) -> Answer<
     match result {
         Ok(message) => then(message),
         Err(WireFailure::Decode(e)) => Answer::reject(Stage::Decode, e),
+        Err(refused @ WireFailure::ZeroHashFuncs) => Answer::reject(Stage::Decode, refused),
         Err(crash) => Answer::Fault(Fault::Crash(crash.to_string())),
     }
 }

@@ -20,6 +20,8 @@ pub struct Mistakes {
     pub reversed_tail: bool,
     /// Tail bytes sign-extended before they are shifted (C `(int8_t)tail[i] << s`).
     pub sign_extended_tail: bool,
+    /// The number of 4-byte blocks mixed in at the end instead of the length in bytes.
+    pub length_as_blocks: bool,
 }
 
 /// A 32-bit rotation that, like an unmasked scripting port, reads whatever sits above bit 31.
@@ -63,7 +65,11 @@ pub fn murmur(seed: u64, data: &[u8], mistakes: Mistakes) -> u32 {
         }
         h ^= scramble(k);
     }
-    h ^= data.len() as u64;
+    h ^= if mistakes.length_as_blocks {
+        (data.len() / 4) as u64
+    } else {
+        data.len() as u64
+    };
     h ^= h >> 16;
     h = h.wrapping_mul(0x85eb_ca6b) & MASK;
     h ^= h >> 13;

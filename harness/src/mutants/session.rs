@@ -2,8 +2,9 @@
 //! every message decoded, limited, inserted, matched and merkle-blocked the mutant's way, so a
 //! mistake anywhere shows in the session too. The node's rules are those of
 //! [`crate::ops::sequence`]; the session's own switch points are a refused filterload that
-//! still replaces, a filteradd accepted without a filter, a filterclear ignored, updates made
-//! on a copy, and undecodable messages punished.
+//! still replaces, a filteradd accepted without a filter or refused on an empty one, a
+//! filterclear ignored, updates made on a copy, undecodable messages punished, and a filtered
+//! block served to a peer with no filter.
 
 use super::bug::Bug;
 use super::filter::MutantFilter;
@@ -35,7 +36,7 @@ fn read_as_node<T>(
         Err(WireFailure::Decode(DecodeError::TrailingBytes(extra))) => {
             read_as_node(&payload[..payload.len() - extra], decode)
         }
-        Err(WireFailure::Decode(_)) => Ok(None),
+        Err(WireFailure::Decode(_) | WireFailure::ZeroHashFuncs) => Ok(None),
         Err(crash) => Err(Stop::Crash(crash.to_string())),
     }
 }
@@ -92,6 +93,9 @@ fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<Step
                 (Some(_), None) if bug == Bug::FilteraddWithoutFilterAccepted => {
                     StepResult::Accepted
                 }
+                (Some(_), Some(f)) if f.is_empty() && bug == Bug::FilteraddToEmptyFilterRefused => {
+                    StepResult::Misbehaving
+                }
                 (Some(add), Some(f)) if wire::check_filteradd_limits(bug, &add).is_ok() => {
                     f.insert(&add.data)
                         .map_err(|e| Stop::Rejected(Stage::Parameters, e.to_string()))?;
@@ -126,7 +130,18 @@ fn step(bug: Bug, filter: &mut Option<MutantFilter>, step: &Step) -> Result<Step
         Step::MerkleBlock { block } => {
             let block =
                 Block::decode(block).map_err(|e| rejected(Stage::Decode)(format!("block: {e}")))?;
-            match filter.as_mut() {
+            // The mutant that serves a peer without a filter serves it as the match-all filter.
+            let mut match_all = (filter.is_none() && bug == Bug::MerkleblockWithoutFilterServed)
+                .then(|| {
+                    let none = FilterLoad {
+                        data: Vec::new(),
+                        hash_funcs: 0,
+                        tweak: 0,
+                        flags: 0,
+                    };
+                    MutantFilter::from_fields(bug, none)
+                });
+            match filter.as_mut().or(match_all.as_mut()) {
                 None => StepResult::NoFilter,
                 Some(f) => {
                     let mut working = f.clone();

@@ -29,6 +29,9 @@ fn is_layout_bug(bug: Bug) -> bool {
 pub enum WireFailure {
     /// A decoding error, as the reference reports it.
     Decode(DecodeError),
+    /// The zero-hash-functions mutant refuses a filterload with `nHashFuncs` = 0 as
+    /// undecodable.
+    ZeroHashFuncs,
     /// The untrusted-length mutant reserved what a length prefix claims, beyond any real
     /// machine's memory: the crash it models.
     AllocationFailed(u64),
@@ -44,6 +47,7 @@ impl fmt::Display for WireFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WireFailure::Decode(e) => e.fmt(f),
+            WireFailure::ZeroHashFuncs => f.write_str("nHashFuncs is 0"),
             WireFailure::AllocationFailed(n) => {
                 write!(
                     f,
@@ -110,6 +114,13 @@ pub fn encode_filterload(bug: Bug, load: &FilterLoad) -> Vec<u8> {
 
 /// Decodes a `filterload` payload the mutant's way (no limits).
 pub fn decode_filterload(bug: Bug, payload: &[u8]) -> Result<FilterLoad, WireFailure> {
+    if bug == Bug::ZeroHashFuncsRefused {
+        let load = FilterLoad::decode(payload)?;
+        return match load.hash_funcs {
+            0 => Err(WireFailure::ZeroHashFuncs),
+            _ => Ok(load),
+        };
+    }
     if !is_layout_bug(bug) {
         return Ok(FilterLoad::decode(payload)?);
     }

@@ -51,13 +51,13 @@ pub fn file() -> Result<(String, VectorFile), GenError> {
     file.group(core_bloom_match()?);
     file.group(generated(
         "Where the elements are: txid, outputs, inputs, and what is never tested.",
-        "TxidDisplayOrder, BigEndianOutpointIndex, EmptyPushTested, SmallIntegerTested, MalformedPushNotStopping, WitnessMatched, CoinbasePrevoutSkipped, WholeScriptTested",
+        "TxidDisplayOrder, TxidNotTested, TxidIncludesWitness, BigEndianOutpointIndex, PrevoutNotTested, ScriptSigNotTested, EmptyPushTested, SmallIntegerTested, MalformedPushNotStopping, NonMinimalPushSkipped, PushdataLengthBigEndian, LongPushSkipped, WitnessMatched, CoinbasePrevoutSkipped, WholeScriptTested",
         Phase::Match,
         element_cases(),
     )?);
     file.group(generated(
         "Which outpoints a match inserts: a child spending the matched output follows each matching transaction.",
-        "AbortAfterTxidMatch, AbortAfterOutputMatch, OutpointPerPush, P2PubkeyOnlyAnyOutput, FlagsNotMasked, FlagsThreeAsAll",
+        "UpdateAllInsertsNothing, AbortAfterTxidMatch, AbortAfterOutputMatch, OutpointPerPush, P2PubkeyOnlyAnyOutput, P2PubkeyOnlyNoMultisig, P2PubkeyOnlyStrictKeys, FlagsNotMasked, FlagsThreeAsAll",
         Phase::Update,
         update_cases(),
     )?);
@@ -211,20 +211,28 @@ fn element_cases() -> Vec<Spec> {
     let non_minimal = paying(vec![vec![0x4c, 0x03, 0xaa, 0xbb, 0xcc]]);
     let long = vec![0xab; 600];
     let long_push = paying(vec![push(&long)]);
+    // 0x0303 reads the same in either byte order: only the push's length is at stake.
+    let palindrome = vec![0xac; 0x0303];
+    let palindrome_push = paying(vec![push(&palindrome)]);
+    let medium = vec![0xad; 300];
+    let medium_push = paying(vec![push(&medium)]);
     vec![
-        Spec { slug: "txid-internal-order", flags: BLOOM_UPDATE_NONE, insert: vec![plain.txid().to_vec()], txs: vec![plain.clone()], targets: &["TxidDisplayOrder"], comment: "The txid in internal byte order matches." },
+        Spec { slug: "txid-internal-order", flags: BLOOM_UPDATE_NONE, insert: vec![plain.txid().to_vec()], txs: vec![plain.clone()], targets: &["TxidDisplayOrder", "TxidNotTested"], comment: "The txid in internal byte order matches." },
         Spec { slug: "txid-display-order-does-not-match", flags: BLOOM_UPDATE_NONE, insert: vec![display_txid.to_vec()], txs: vec![plain.clone()], targets: &["TxidDisplayOrder"], comment: "The txid in display (RPC) order is not an element." },
-        Spec { slug: "prevout-index-little-endian", flags: BLOOM_UPDATE_NONE, insert: vec![foreign_outpoint(0x33, 0x0102).to_bytes().to_vec()], txs: vec![spender], targets: &["BigEndianOutpointIndex"], comment: "The input's prevout is tested as txid || LE32(index 0x0102)." },
+        Spec { slug: "prevout-index-little-endian", flags: BLOOM_UPDATE_NONE, insert: vec![foreign_outpoint(0x33, 0x0102).to_bytes().to_vec()], txs: vec![spender], targets: &["BigEndianOutpointIndex", "PrevoutNotTested"], comment: "The input's prevout is tested as txid || LE32(index 0x0102)." },
         Spec { slug: "empty-pushes-not-tested", flags: BLOOM_UPDATE_NONE, insert: vec![Vec::new()], txs: vec![empty_pushes], targets: &["EmptyPushTested"], comment: "OP_0 and PUSHDATA1 of zero bytes push nothing: the empty element in the filter does not match." },
         Spec { slug: "small-integers-not-tested", flags: BLOOM_UPDATE_NONE, insert: vec![vec![0x05], vec![0x10]], txs: vec![small_ints], targets: &["SmallIntegerTested"], comment: "OP_5, OP_16 and OP_1NEGATE carry no data: 05 and 10 in the filter do not match." },
         Spec { slug: "push-before-truncated-push-tested", flags: BLOOM_UPDATE_NONE, insert: vec![element(0xa3)], txs: vec![malformed.clone()], targets: &[], comment: "A push before a truncated push is still tested." },
         Spec { slug: "truncated-push-not-tested", flags: BLOOM_UPDATE_NONE, insert: vec![element(0xa4)], txs: vec![malformed], targets: &["MalformedPushNotStopping"], comment: "A push claiming 21 bytes with 20 present is malformed: parsing stops, its bytes are not an element." },
-        Spec { slug: "witness-not-tested", flags: BLOOM_UPDATE_NONE, insert: vec![element(0xa6)], txs: vec![witness], targets: &["WitnessMatched"], comment: "An element only in the witness does not match." },
+        Spec { slug: "witness-not-tested", flags: BLOOM_UPDATE_NONE, insert: vec![element(0xa6)], txs: vec![witness.clone()], targets: &["WitnessMatched"], comment: "An element only in the witness does not match." },
+        Spec { slug: "segwit-txid-without-witness", flags: BLOOM_UPDATE_NONE, insert: vec![witness.txid().to_vec()], txs: vec![witness], targets: &["TxidIncludesWitness"], comment: "A segwit transaction's txid hashes its serialization without the witness: that txid matches." },
         Spec { slug: "coinbase-null-prevout-tested", flags: BLOOM_UPDATE_NONE, insert: vec![OutPoint::NULL.to_bytes().to_vec()], txs: vec![mined.clone()], targets: &["CoinbasePrevoutSkipped"], comment: "The coinbase's null prevout (32 zero bytes, ffffffff) is tested like any prevout." },
-        Spec { slug: "coinbase-scriptsig-push-tested", flags: BLOOM_UPDATE_NONE, insert: vec![vec![0x40, 0x0d, 0x03]], txs: vec![mined], targets: &["CoinbasePrevoutSkipped"], comment: "The coinbase scriptSig's height push is tested like any scriptSig push." },
+        Spec { slug: "coinbase-scriptsig-push-tested", flags: BLOOM_UPDATE_NONE, insert: vec![vec![0x40, 0x0d, 0x03]], txs: vec![mined], targets: &["CoinbasePrevoutSkipped", "ScriptSigNotTested"], comment: "The coinbase scriptSig's height push is tested like any scriptSig push." },
         Spec { slug: "whole-script-not-tested", flags: BLOOM_UPDATE_NONE, insert: vec![script], txs: vec![whole], targets: &["WholeScriptTested"], comment: "Only the pushes of a script are elements, never the whole scriptPubKey." },
-        Spec { slug: "non-minimal-push-tested", flags: BLOOM_UPDATE_NONE, insert: vec![vec![0xaa, 0xbb, 0xcc]], txs: vec![non_minimal], targets: &[], comment: "PUSHDATA1 of 3 bytes (non-minimal) is tested on its data." },
-        Spec { slug: "push-over-520-bytes-tested", flags: BLOOM_UPDATE_NONE, insert: vec![long], txs: vec![long_push], targets: &[], comment: "A 600-byte push in a scriptPubKey is tested: only filteradd limits element size." },
+        Spec { slug: "non-minimal-push-tested", flags: BLOOM_UPDATE_NONE, insert: vec![vec![0xaa, 0xbb, 0xcc]], txs: vec![non_minimal], targets: &["NonMinimalPushSkipped"], comment: "PUSHDATA1 of 3 bytes (non-minimal) is tested on its data." },
+        Spec { slug: "push-over-520-bytes-tested", flags: BLOOM_UPDATE_NONE, insert: vec![long], txs: vec![long_push], targets: &["LongPushSkipped"], comment: "A 600-byte push in a scriptPubKey is tested: only filteradd limits element size." },
+        Spec { slug: "push-of-771-bytes-tested", flags: BLOOM_UPDATE_NONE, insert: vec![palindrome], txs: vec![palindrome_push], targets: &["LongPushSkipped"], comment: "A 771-byte push (PUSHDATA2 03 03, the same length in either byte order) is tested." },
+        Spec { slug: "pushdata2-length-little-endian", flags: BLOOM_UPDATE_NONE, insert: vec![medium], txs: vec![medium_push], targets: &["PushdataLengthBigEndian", "NonMinimalPushSkipped"], comment: "A 300-byte push is PUSHDATA2 2c 01: its length is little-endian (read big-endian it runs past the script)." },
     ]
 }
 
@@ -258,14 +266,14 @@ fn update_cases() -> Vec<Spec> {
     );
     let with_child = |parent: &Transaction, vout| vec![parent.clone(), child_of(parent, vout)];
     vec![
-        Spec { slug: "update-all-child-matches", flags: BLOOM_UPDATE_ALL, insert: vec![element(0xb1)], txs: with_child(&one, 0), targets: &[], comment: "UPDATE_ALL: the output match inserts (txid, 0), so the child spending it matches." },
+        Spec { slug: "update-all-child-matches", flags: BLOOM_UPDATE_ALL, insert: vec![element(0xb1)], txs: with_child(&one, 0), targets: &["UpdateAllInsertsNothing"], comment: "UPDATE_ALL: the output match inserts (txid, 0), so the child spending it matches." },
         Spec { slug: "update-none-child-does-not-match", flags: BLOOM_UPDATE_NONE, insert: vec![element(0xb1)], txs: with_child(&one, 0), targets: &[], comment: "UPDATE_NONE inserts nothing: the child does not match." },
         Spec { slug: "txid-match-still-updates", flags: BLOOM_UPDATE_ALL, insert: vec![one.txid().to_vec(), element(0xb1)], txs: with_child(&one, 0), targets: &["AbortAfterTxidMatch"], comment: "The txid matches first; the outputs are still scanned and (txid, 0) inserted, so the child matches." },
         Spec { slug: "second-output-still-updates", flags: BLOOM_UPDATE_ALL, insert: vec![element(0xb2), element(0xb3)], txs: with_child(&two_outputs, 1), targets: &["AbortAfterOutputMatch"], comment: "Both outputs match; after output 0 the scan goes on and inserts (txid, 1) too." },
         Spec { slug: "one-outpoint-per-output", flags: BLOOM_UPDATE_ALL, insert: vec![element(0xb4), element(0xb5)], txs: with_child(&two_pushes, 1), targets: &["OutpointPerPush"], comment: "Two matching pushes in output 0 insert (txid, 0) once; output 1 matches nothing, so a child of output 1 does not match." },
         Spec { slug: "p2pubkey-only-p2pk-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![key.clone()], txs: with_child(&to_key, 0), targets: &[], comment: "P2PUBKEY_ONLY inserts for a pay-to-pubkey output (a 33-byte 02 key, not a curve point: only size and prefix count)." },
-        Spec { slug: "p2pubkey-only-multisig-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![key], txs: with_child(&bare_multisig, 0), targets: &[], comment: "P2PUBKEY_ONLY inserts for a bare 1-of-2 multisig output." },
-        Spec { slug: "p2pubkey-only-hybrid-key-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![hybrid], txs: with_child(&to_hybrid, 0), targets: &[], comment: "A 65-byte key with prefix 06 (hybrid) is a valid size for Solver: pay-to-pubkey, the outpoint is inserted." },
+        Spec { slug: "p2pubkey-only-multisig-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![key], txs: with_child(&bare_multisig, 0), targets: &["P2PubkeyOnlyNoMultisig"], comment: "P2PUBKEY_ONLY inserts for a bare 1-of-2 multisig output." },
+        Spec { slug: "p2pubkey-only-hybrid-key-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![hybrid], txs: with_child(&to_hybrid, 0), targets: &["P2PubkeyOnlyStrictKeys"], comment: "A 65-byte key with prefix 06 (hybrid) is a valid size for Solver: pay-to-pubkey, the outpoint is inserted." },
         Spec { slug: "p2pubkey-only-wrong-prefix-no-insert", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![wrong_prefix], txs: with_child(&to_wrong_prefix, 0), targets: &["P2PubkeyOnlyAnyOutput"], comment: "33 bytes with prefix 04 is not a valid key size: not pay-to-pubkey, nothing inserted." },
         Spec { slug: "p2pubkey-only-1-of-17-inserts", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![compressed_key(0xc5)], txs: with_child(&to_seventeen, 0), targets: &[], comment: "Bare multisig allows up to 20 keys, n = 17 written as a minimal one-byte push: the outpoint is inserted." },
         Spec { slug: "p2pubkey-only-1-of-21-no-insert", flags: BLOOM_UPDATE_P2PUBKEY_ONLY, insert: vec![compressed_key(0xc5)], txs: with_child(&to_twenty_one, 0), targets: &["P2PubkeyOnlyAnyOutput"], comment: "21 keys exceed the multisig template's 20: nothing inserted." },

@@ -336,7 +336,7 @@ fn raw_tree(transactions: u32, hashes: &[[u8; 32]], flag_bytes: &[u8]) -> Vec<u8
 fn generated_trees() -> Result<GroupBuilder, GenError> {
     let mut group = GroupBuilder::new(
         OpName::PmtExtract,
-        generated_source("merkle", "PmtBitOrder, PmtPaddingNotChecked, PmtUnusedHashesAccepted, PmtTransactionCountUnbounded: trees that break one ExtractMatches rule each"),
+        generated_source("merkle", "PmtBitOrder, PmtHashesDisplayOrder, PmtTransactionCountBigEndian, PmtOddNodePromoted, PmtPaddingNotChecked, PmtUnusedHashesAccepted, PmtTransactionCountUnbounded: trees that break one ExtractMatches rule each"),
         "Partial merkle trees that are valid only when read exactly as Core reads them.",
     );
     let ids: Vec<[u8; 32]> = (1..=5u8).map(|v| [v; 32]).collect();
@@ -349,7 +349,7 @@ fn generated_trees() -> Result<GroupBuilder, GenError> {
     let mut extra_hash = tree.hashes.clone();
     extra_hash.push([0xee; 32]);
     let rows: Vec<TreeRow> = vec![
-        ("five-leaves-two-matches", valid, Expectation::Valid, &["PmtBitOrder"], "Five txids, positions 1 and 4 marked: flag bits read least significant first."),
+        ("five-leaves-two-matches", valid, Expectation::Valid, &["PmtBitOrder", "PmtHashesDisplayOrder", "PmtTransactionCountBigEndian", "PmtOddNodePromoted"], "Five txids, positions 1 and 4 marked: flag bits read least significant first, and each node without a right child hashes its left child with itself."),
         ("extra-flag-byte", raw_tree(5, &tree.hashes, &extra_byte), Expectation::Invalid, &["PmtPaddingNotChecked"], "The same tree with one more (zero) flag byte: padding may only fill the last byte."),
         ("unused-hash", raw_tree(5, &extra_hash, &flag_bytes), Expectation::Invalid, &["PmtUnusedHashesAccepted"], "The same tree with one hash too many: every hash must be used."),
         ("most-transactions", raw_tree(MAX_TRANSACTIONS, &[[0xab; 32]], &[0]), Expectation::Valid, &[], "16,666 transactions (4,000,000 / 240), nothing matched: one bit, one hash, and that hash is the root."),

@@ -155,9 +155,9 @@ fn high_tails() -> Result<GroupBuilder, GenError> {
         let tail = bytes.len() % 4;
         for seed in [0, SEED_MULTIPLIER] {
             let targets: &[&str] = if tail == 1 {
-                &["SignExtendedTail"]
+                &["SignExtendedTail", "MurmurLengthAsBlocks"]
             } else {
-                &["SignExtendedTail", "MurmurTail"]
+                &["SignExtendedTail", "MurmurTail", "MurmurLengthAsBlocks"]
             };
             let case = murmur_case(
                 format!("high-tail-{data}-seed{seed:08x}"),

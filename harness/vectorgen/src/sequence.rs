@@ -292,7 +292,11 @@ fn functional_sessions() -> Result<GroupBuilder, GenError> {
         &empty,
         "p2p_filter.py:218-222: filteradd with no filter is misbehaving; an empty filter (0 bytes, 1 hash function) is accepted, filteradd to it is harmless (CVE-2013-5700), and it matches every transaction without changing",
     )?;
-    let case = case.targets(&["FilteraddWithoutFilterAccepted", "NoEmptyFilterGuard"]);
+    let case = case.targets(&[
+        "FilteraddWithoutFilterAccepted",
+        "NoEmptyFilterGuard",
+        "FilteraddToEmptyFilterRefused",
+    ]);
     group.generated(case, Expectation::Valid);
     Ok(group)
 }
@@ -300,7 +304,7 @@ fn functional_sessions() -> Result<GroupBuilder, GenError> {
 fn generated_sessions() -> Result<GroupBuilder, GenError> {
     let mut group = GroupBuilder::new(
         OpName::Sequence,
-        generated_source("sequence", "UpdatesNotPersisted, FilterclearIgnored, RejectedFilterloadReplaces, FilteraddWithoutFilterAccepted, MalformedMessagePunished"),
+        generated_source("sequence", "UpdatesNotPersisted, FilterclearIgnored, RejectedFilterloadReplaces, FilteraddWithoutFilterAccepted, MalformedMessagePunished, MerkleblockWithoutFilterServed"),
         "Sessions whose later answers depend on what earlier messages did to the filter.",
     );
     let watched = element(0xd1);
@@ -342,7 +346,7 @@ fn generated_sessions() -> Result<GroupBuilder, GenError> {
             "A 521-byte filteradd is refused, 520 bytes are accepted, and an added element matches."),
         ("undecodable-filterload-ignored", vec![Msg::LoadBytes(truncated), Msg::Tx(parent.clone()), Msg::Load(all), Msg::LoadBytes(vec![0xfd, 0x01, 0x00]), Msg::Tx(parent.clone())], &["MalformedMessagePunished"],
             "A truncated or non-canonical filterload payload is dropped without penalty and changes nothing."),
-        ("merkleblock-without-filter", vec![Msg::Block(super::synthetic::block(vec![parent.clone(), child]))], &[],
+        ("merkleblock-without-filter", vec![Msg::Block(super::synthetic::block(vec![parent.clone(), child]))], &["MerkleblockWithoutFilterServed"],
             "A filtered block requested with no filter loaded gets no answer."),
         ("update-none-child-unmatched", vec![Msg::Load(core_load(BLOOM_UPDATE_NONE, &[element(0xd1)])?), Msg::Tx(parent.clone()), Msg::Tx(tx(vec![input(output_of(&parent, 0), Vec::new())], vec![]))], &[],
             "UPDATE_NONE: the parent matches, its child does not."),

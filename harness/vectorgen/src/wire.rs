@@ -291,6 +291,13 @@ fn filterload_decode() -> Result<GroupBuilder, GenError> {
             "nHashFuncs 3, nTweak 0x04030201",
         ),
         (
+            "zero-hash-funcs",
+            filterload(hex("614e9b")?, 0, 0, 0),
+            Expectation::Valid,
+            &["ZeroHashFuncsRefused"],
+            "nHashFuncs 0 is legal: the filter contains everything",
+        ),
+        (
             "length-252",
             filterload(vec![0x5a; 252], 2, 0, 0),
             Expectation::Valid,

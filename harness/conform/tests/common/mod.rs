@@ -1,6 +1,8 @@
 //! Paths and loaders shared by the harness's integration tests.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+pub mod core_steps;
+
 use bip37_harness::vectors::{load_file, LoadedTest};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
