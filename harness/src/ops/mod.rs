@@ -13,6 +13,9 @@ pub mod schema;
 pub mod sequence;
 pub mod wire;
 
+/// The byte strings of the operations' fields, here so that `use bip37_harness::ops::*`
+/// brings every type an implementation reads and writes.
+pub use crate::hex::Hex;
 pub use filter::*;
 pub use matching::*;
 pub use sequence::*;
