@@ -59,6 +59,24 @@ pub enum Fault {
     Oversized { limit: usize },
 }
 
+/// What joins a crash's exit status to the end of the child's stderr in [`Fault::Crash`]:
+/// `"exit status: 1; stderr ends: Traceback ..."`.
+pub const STDERR_MARK: &str = "; stderr ends: ";
+
+impl Fault {
+    /// A crash's text split into how the implementation ended and the end of its stderr (when
+    /// it wrote any); `None` for the other faults.
+    pub fn crash_parts(&self) -> Option<(&str, Option<&str>)> {
+        match self {
+            Fault::Crash(why) => Some(match why.split_once(STDERR_MARK) {
+                Some((status, stderr)) => (status, Some(stderr)),
+                None => (why.as_str(), None),
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

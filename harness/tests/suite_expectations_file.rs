@@ -47,7 +47,10 @@ fn a_missing_file_is_empty_and_the_update_variable_records_it() {
         failed,
         "{text}"
     );
-    assert!(text.contains("operations = [\"murmur3\", \"hashSeed\"]"), "{text}");
+    assert!(
+        text.contains("operations = [\"murmur3\", \"hashSeed\"]"),
+        "{text}"
+    );
     let said = recorded.warnings.join("\n");
     assert!(
         said.contains(&format!("wrote {failed} expected failures")),

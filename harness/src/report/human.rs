@@ -54,7 +54,16 @@ pub fn render(run: &Run, colour: bool) -> String {
             source_kind(&test.group.source)
         );
         for (label, value) in details(result, Some(VALUE_LIMIT)) {
-            let _ = writeln!(out, "  {label:<10} {}", control(&value));
+            // stderr's lines are shown one under the other, each escaped; any other value is
+            // one line, its newlines escaped.
+            let lines: Vec<&str> = match label {
+                "stderr" => value.split('\n').collect(),
+                _ => vec![&value],
+            };
+            for (i, line) in lines.into_iter().enumerate() {
+                let label = if i == 0 { label } else { "" };
+                let _ = writeln!(out, "  {label:<10} {}", control(line));
+            }
         }
     }
     for notice in notices(run) {
