@@ -11,7 +11,6 @@ use bip37_harness::ops::{
 };
 
 /// The library under test. Here it is a few functions; in your crate it is your filter type.
-#[derive(Default)]
 struct MyFilter;
 
 impl Implementation for MyFilter {
@@ -110,7 +109,7 @@ fn decode_filteradd(payload: &[u8]) -> Result<Vec<u8>, String> {
 
 #[test]
 fn conforms_to_bip37() {
-    bip37_harness::Suite::new(MyFilter::default())
+    bip37_harness::Suite::new(MyFilter)
         .expectations("tests/my-filter-expectations.toml")
         .assert_conforms();
 }
