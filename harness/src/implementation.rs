@@ -162,6 +162,13 @@ macro_rules! implementation_trait {
                 OpName::ALL.to_vec()
             }
 
+            /// Of the time the last request took, how much went on starting the implementation
+            /// again (a subprocess restarted after a crash or timeout) rather than on answering:
+            /// the runner leaves it out of the test's duration.
+            fn last_start_time(&self) -> std::time::Duration {
+                std::time::Duration::ZERO
+            }
+
             /// Operation names the implementation claims that this harness does not know (an
             /// adapter may be newer than the harness). They are never sent; a run lists them as
             /// a warning.

@@ -113,6 +113,15 @@ pub fn notices(run: &Run) -> Vec<String> {
     lines
 }
 
+/// The tests that failed as the expectations file lists them, with why: a conformant run
+/// names what it tolerated, not only how many.
+pub fn expected_failures(run: &Run) -> Vec<(&str, &str)> {
+    (run.results.iter())
+        .filter(|r| r.state == crate::runner::State::ExpectedFailure)
+        .map(|r| (r.test.case.id.as_str(), r.message.as_str()))
+        .collect()
+}
+
 /// An answer in words: the output as JSON, or what happened instead.
 pub fn describe_answer(answer: &Answer<Output>) -> String {
     match answer {

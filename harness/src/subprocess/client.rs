@@ -337,6 +337,8 @@ pub struct Subprocess {
     process: Option<Process>,
     next_id: u64,
     restarts: usize,
+    /// The time the last request spent restarting the child (zero when it did not).
+    last_start: Duration,
     /// Why the child could not be restarted; once set, no more starts are tried.
     dead: Option<String>,
 }
@@ -351,6 +353,7 @@ impl Subprocess {
             process: Some(process),
             next_id: 1,
             restarts: 0,
+            last_start: Duration::ZERO,
             dead: None,
         })
     }
@@ -387,7 +390,10 @@ impl Subprocess {
 
     fn running(&mut self) -> Result<&mut Process, String> {
         if self.process.is_none() && self.dead.is_none() {
-            match Process::launch(&self.config) {
+            let began = Instant::now();
+            let launched = Process::launch(&self.config);
+            self.last_start = began.elapsed();
+            match launched {
                 Ok((process, _)) => {
                     self.restarts += 1;
                     self.process = Some(process);
@@ -427,7 +433,12 @@ impl Implementation for Subprocess {
         self.hello.unknown_operations()
     }
 
+    fn last_start_time(&self) -> Duration {
+        self.last_start
+    }
+
     fn execute(&mut self, request: &Request) -> Answer<Output> {
+        self.last_start = Duration::ZERO;
         let op = request.op();
         let id = self.next_id;
         self.next_id += 1;
