@@ -20,7 +20,7 @@ fn the_action_documents_every_exit_code() {
         .expect("--help lists the exit codes")
         .lines()
         .filter_map(|line| {
-            let code = line.trim_start().split_whitespace().next()?;
+            let code = line.split_whitespace().next()?;
             let is_code = line.starts_with("  ") && !line.starts_with("   ");
             (is_code && code.parse::<u8>().is_ok()).then(|| code.to_string())
         })
