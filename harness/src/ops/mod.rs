@@ -98,6 +98,11 @@ macro_rules! define_operations {
                 match name { $($name => Some(OpName::$variant),)* _ => None }
             }
 
+            /// The operation table's line of documentation (`docs/PROTOCOL.md` shows it).
+            pub fn doc(self) -> &'static str {
+                match self { $(OpName::$variant => $doc,)* }
+            }
+
             /// The phase a test of this operation exercises when nothing narrows it (a vector
             /// written from a fuzz finding, for one).
             pub fn phase(self) -> Phase {
