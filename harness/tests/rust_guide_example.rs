@@ -170,14 +170,17 @@ fn the_guide_lists_every_method_in_table_order() {
     let guide = std::fs::read_to_string(path).unwrap();
     let rows: Vec<String> = guide
         .lines()
-        .skip_while(|line| !line.starts_with("| method | operation |"))
+        .skip_while(|line| !line.starts_with("| method | operation | input | output |"))
         .skip(2)
         .take_while(|line| line.starts_with('|'))
         .map(str::to_owned)
         .collect();
     let wanted: Vec<String> = OpName::ALL
         .iter()
-        .map(|&op| format!("| `{}` | `{op}` |", method_of(op)))
+        .map(|&op| {
+            let (input, output) = op.type_names();
+            format!("| `{}` | `{op}` | `{input}` | `{output}` |", method_of(op))
+        })
         .collect();
     assert_eq!(rows, wanted);
 }

@@ -98,6 +98,12 @@ macro_rules! define_operations {
                 match name { $($name => Some(OpName::$variant),)* _ => None }
             }
 
+            /// The names of its input and output types (`docs/RUST.md` lists them with the
+            /// trait's methods).
+            pub fn type_names(self) -> (&'static str, &'static str) {
+                match self { $(OpName::$variant => (stringify!($input), stringify!($output)),)* }
+            }
+
             /// The operation table's line of documentation (`docs/PROTOCOL.md` shows it).
             pub fn doc(self) -> &'static str {
                 match self { $(OpName::$variant => $doc,)* }
