@@ -110,6 +110,27 @@ fn a_crash_shows_the_exception_once_and_is_an_adapter_fault() {
 }
 
 #[test]
+fn junit_says_a_crash_once() {
+    let out = conform(&[
+        "run",
+        "--impl",
+        &adapter("deep_exception"),
+        "--vectors",
+        &vectors(),
+        "--id",
+        "mini/murmur3-empty",
+        "--format",
+        "junit",
+    ]);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("<error type=\"crash\" message=\"crashed: exit status: 1\">"),
+        "{report}"
+    );
+    assert_eq!(report.matches("ZeroDivisionError: planted").count(), 2, "{report}");
+}
+
+#[test]
 fn stray_stdout_gets_a_hint_to_use_stderr() {
     let out = conform(&[
         "run",
