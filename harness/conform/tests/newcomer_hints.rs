@@ -127,7 +127,11 @@ fn junit_says_a_crash_once() {
         report.contains("<error type=\"crash\" message=\"crashed: exit status: 1\">"),
         "{report}"
     );
-    assert_eq!(report.matches("ZeroDivisionError: planted").count(), 2, "{report}");
+    assert_eq!(
+        report.matches("ZeroDivisionError: planted").count(),
+        2,
+        "{report}"
+    );
 }
 
 #[test]
