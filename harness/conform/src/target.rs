@@ -40,11 +40,14 @@ pub fn start(
 }
 
 /// True for a word of a command line that a shell would have taken for itself: a pipe, a list
-/// operator (`&&`, `||`, `;`, `&`) or a redirection (`>`, `2>/dev/null`, `<in`, `&>log`).
+/// operator (`&&`, `||`, `;`, `&`, or a word ending in `;`) or a redirection (`>`,
+/// `2>/dev/null`, `<in`, `&>log`).
 fn is_shell_syntax(word: &str) -> bool {
     const OPERATORS: [&str; 5] = ["|", "||", "&&", ";", "&"];
     const REDIRECTIONS: [&str; 6] = [">", "<", "1>", "2>", "&>", "|&"];
-    OPERATORS.contains(&word) || REDIRECTIONS.iter().any(|r| word.starts_with(r))
+    OPERATORS.contains(&word)
+        || word.ends_with(';')
+        || REDIRECTIONS.iter().any(|r| word.starts_with(r))
 }
 
 #[cfg(test)]
@@ -68,7 +71,7 @@ mod tests {
         ] {
             assert!(is_shell_syntax(word), "{word}");
         }
-        for word in ["python3", "adapter.py", "--flag=a>b", "a|b", "-", "x;"] {
+        for word in ["python3", "adapter.py", "--flag=a>b", "a|b", "-", "a;b"] {
             assert!(!is_shell_syntax(word), "{word}");
         }
     }
