@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Usage: fuzz/fuzz.sh [-t SECONDS] [-j JOBS] [TARGET...]
+#        fuzz/fuzz.sh -n TARGET...
 #        fuzz/fuzz.sh -r SEEDS [-p] [-t SECONDS] [TARGET...]
 #
 # Builds the fuzz targets with cargo-fuzz (stable toolchain, no sanitizer; one cargo build for
 # all of them), then runs each named target (default: all of them) for at most SECONDS
 # (default 10), JOBS at a time (default 1; one per core is what CI uses), and prints one line
 # per target as it ends. Each target's inputs are at most the max_len that oss-fuzz-targets
-# gives it (libFuzzer's own default would stop at 4,096 bytes).
+# gives it (libFuzzer's own default would stop at 4,096 bytes), and a target listed there runs
+# with its dictionary (fuzz/dictionaries/), as OSS-Fuzz runs it. -n prints the command line each
+# named target would run, without building or running anything.
 #
 # - an ordinary target runs on fuzz/corpus/<target> (new inputs land there) plus the committed
 #   fuzz/corpus-regression/<target>; any crash fails the run and leaves its input in
@@ -28,16 +31,17 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 usage() {
-    echo "usage: $0 [-t SECONDS] [-j JOBS] [TARGET...] | $0 -r SEEDS [-p] [-t SECONDS] [TARGET...]" >&2
+    echo "usage: $0 [-t SECONDS] [-j JOBS] [TARGET...] | $0 -n TARGET... | $0 -r SEEDS [-p] [-t SECONDS] [TARGET...]" >&2
     exit 2
 }
 seconds=10
 jobs=1
 seeds=0
 profile=false
+dry=false
 while [[ $# -gt 0 && "$1" == -* ]]; do
-    if [[ "$1" == -p ]]; then
-        profile=true
+    if [[ "$1" == -p || "$1" == -n ]]; then
+        [[ "$1" == -p ]] && profile=true || dry=true
         shift
         continue
     fi
@@ -51,7 +55,8 @@ while [[ $# -gt 0 && "$1" == -* ]]; do
     shift 2
 done
 [[ $profile == false || $seeds -gt 0 ]] || usage
-if ! cargo fuzz --version >/dev/null 2>&1; then
+[[ $dry == false || ($# -gt 0 && $seeds -eq 0) ]] || usage
+if [[ $dry == false ]] && ! cargo fuzz --version >/dev/null 2>&1; then
     echo "error: cargo-fuzz is not installed: cargo install cargo-fuzz --locked" >&2
     exit 127
 fi
@@ -60,13 +65,15 @@ if [[ $profile == true ]] && ! perf --version >/dev/null 2>&1; then
     exit 127
 fi
 
-cargo fuzz build -O --sanitizer none >&2
 bin_dir="target/$(rustc -vV | sed -n 's/^host: //p')/release"
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(cargo fuzz list)
-for target in "${targets[@]}"; do
-    [[ -x "$bin_dir/$target" ]] || { echo "error: no target $target" >&2; exit 2; }
-done
+if [[ $dry == false ]]; then
+    cargo fuzz build -O --sanitizer none >&2
+    [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(cargo fuzz list)
+    for target in "${targets[@]}"; do
+        [[ -x "$bin_dir/$target" ]] || { echo "error: no target $target" >&2; exit 2; }
+    done
+fi
 
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
 
@@ -75,6 +82,31 @@ max_len() {
     local len
     len=$(awk -v target="$1" '$1 == target { print $3 }' oss-fuzz-targets)
     echo "-max_len=${len:-4096}"
+}
+
+# The target's dictionary in oss-fuzz-targets, as a libFuzzer option (nothing when it has none).
+dict_option() {
+    local name
+    name=$(awk -v target="$1" '$1 == target { print $2 }' oss-fuzz-targets)
+    [[ -z "$name" || "$name" == - ]] || echo "-dict=dictionaries/$name.dict"
+}
+
+# The libFuzzer command line of an ordinary target's run, into the array `command`: its
+# corpora, max_len and dictionary, as CI and OSS-Fuzz run it.
+ordinary_command() {
+    local target=$1 dict
+    command=("$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 "$(max_len "$target")")
+    dict=$(dict_option "$target")
+    [[ -z "$dict" ]] || command+=("$dict")
+    command+=(-artifact_prefix="artifacts/$target/" "corpus/$target" "corpus-regression/$target")
+}
+
+# The libFuzzer command line of a mutant target's run, into the array `command`: from the empty
+# corpus `work`, long inputs from the start, the finding kept as artifacts/<target>/found.
+mutant_command() {
+    local target=$1 work=$2
+    command=("$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 -len_control=0
+        "$(max_len "$target")" -exact_artifact_path="artifacts/$target/found" "$work")
 }
 
 # Runs one target, prints its line; the exit status says whether it behaved.
@@ -88,8 +120,9 @@ run_target() {
         # A finding input left by an earlier run must not pass for this run's.
         rm -f "artifacts/$target/found"
         status=0
-        "$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 -len_control=0 \
-            "$(max_len "$target")" -exact_artifact_path="artifacts/$target/found" "$work" >"$log" 2>&1 || status=$?
+        local command
+        mutant_command "$target" "$work"
+        "${command[@]}" >"$log" 2>&1 || status=$?
         elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
         runs=$(stat number_of_executed_units "$log")
         if [[ $status -ne 0 && -f "artifacts/$target/found" ]]; then
@@ -102,9 +135,9 @@ run_target() {
     else
         mkdir -p "corpus/$target"
         status=0
-        "$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 "$(max_len "$target")" \
-            -artifact_prefix="artifacts/$target/" "corpus/$target" "corpus-regression/$target" \
-            >"$log" 2>&1 || status=$?
+        local command
+        ordinary_command "$target"
+        "${command[@]}" >"$log" 2>&1 || status=$?
         runs=$(stat number_of_executed_units "$log")
         rate=$(stat average_exec_per_sec "$log")
         if [[ $status -eq 0 ]]; then
@@ -162,6 +195,19 @@ measure_target() {
     fi
     echo
 }
+
+if [[ $dry == true ]]; then
+    for target in "${targets[@]}"; do
+        [[ -f "fuzz_targets/${target%%_*}/${target#*_}.rs" ]] || { echo "error: no target $target" >&2; exit 2; }
+        if [[ "$target" == mutants_* ]]; then
+            mutant_command "$target" EMPTY_TEMPORARY_DIRECTORY
+        else
+            ordinary_command "$target"
+        fi
+        echo "fuzz/${command[*]}"
+    done
+    exit 0
+fi
 
 if [[ $seeds -gt 0 ]]; then
     failed=0

@@ -59,6 +59,24 @@ pub enum Fault {
     Oversized { limit: usize },
 }
 
+/// What joins a crash's exit status to the end of the child's stderr in [`Fault::Crash`]:
+/// `"exit status: 1; stderr ends: Traceback ..."`.
+pub const STDERR_MARK: &str = "; stderr ends: ";
+
+impl Fault {
+    /// A crash's text split into how the implementation ended and the end of its stderr (when
+    /// it wrote any); `None` for the other faults.
+    pub fn crash_parts(&self) -> Option<(&str, Option<&str>)> {
+        match self {
+            Fault::Crash(why) => Some(match why.split_once(STDERR_MARK) {
+                Some((status, stderr)) => (status, Some(stderr)),
+                None => (why.as_str(), None),
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -142,6 +160,13 @@ macro_rules! implementation_trait {
             /// being sent.
             fn operations(&self) -> Vec<OpName> {
                 OpName::ALL.to_vec()
+            }
+
+            /// Of the time the last request took, how much went on starting the implementation
+            /// again (a subprocess restarted after a crash or timeout) rather than on answering:
+            /// the runner leaves it out of the test's duration.
+            fn last_start_time(&self) -> std::time::Duration {
+                std::time::Duration::ZERO
             }
 
             /// Operation names the implementation claims that this harness does not know (an

@@ -12,16 +12,27 @@
 //! The verdict rules are the command line's, because both end a run with [`conclude`]: a
 //! failure, an unexpected pass of a listed failure, a stale expectations entry, a crash, or a
 //! run in which nothing was exercised (unless [`Suite::allow_empty`]) is not conformant.
+//!
+//! The expectations file works as on the command line, with two differences that make the
+//! snippet above work as pasted into a new crate: a missing file is an empty one (the run
+//! notes how to record it), and `BIP37_UPDATE_EXPECTATIONS=1 cargo test` records or updates it
+//! from the run, as `--update-expectations` does (written atomically, reasons of entries that
+//! still fail as listed kept, the run judged against the file as it was before).
 
 use crate::expectations::{Expectations, ExpectationsError};
 use crate::implementation::Implementation;
+use crate::input_file;
 use crate::ops::OpName;
 use crate::report::{self, Format};
 use crate::runner::{run_tests, Conformance, Run, RunOptions, Selection};
 use crate::vectors::{embedded, LoadedTest, VectorError};
 use std::collections::HashSet;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The environment variable that makes [`Suite::run`] record the expectations file from the
+/// run, as `bip37-conform run --update-expectations` does: `BIP37_UPDATE_EXPECTATIONS=1`.
+pub const UPDATE_ENV: &str = "BIP37_UPDATE_EXPECTATIONS";
 
 /// A run of the suite on one implementation, set up builder style.
 #[derive(Debug)]
@@ -69,7 +80,8 @@ impl<I: Implementation> Suite<I> {
 
     /// The expectations file of the known failures (the command line's TOML format). A
     /// relative path is taken from the current directory, which `cargo test` sets to the
-    /// package's root.
+    /// package's root. A missing file counts as empty; with `BIP37_UPDATE_EXPECTATIONS=1` in
+    /// the environment the run writes it ([`UPDATE_ENV`]).
     pub fn expectations(mut self, path: impl Into<PathBuf>) -> Self {
         self.expectations = Some(path.into());
         self
@@ -81,21 +93,32 @@ impl<I: Implementation> Suite<I> {
         self
     }
 
-    /// Runs the selected tests and judges them against the expectations file.
+    /// Runs the selected tests and judges them against the expectations file; records the
+    /// file first when [`UPDATE_ENV`] is set to `1`.
     pub fn run(mut self) -> Result<Run, SuiteError> {
         let tests: Vec<LoadedTest> = embedded::load()
             .map_err(SuiteError::Vectors)?
             .into_iter()
             .flat_map(|file| file.tests)
             .collect();
-        let expectations = match &self.expectations {
-            Some(path) => Expectations::load(path).map_err(SuiteError::Expectations)?,
-            None => Expectations::default(),
+        let update = std::env::var(UPDATE_ENV).is_ok_and(|v| v == "1");
+        let (expectations, note) = match &self.expectations {
+            Some(path) => load_or_empty(path)?,
+            None => (Expectations::default(), None),
         };
         let selected = self.selection.apply(&tests);
         let mut run = run_tests(&selected, &mut self.implementation, &RunOptions::default());
+        let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
+        let recorded = match (&self.expectations, update) {
+            (Some(path), true) => Some(record(path, &expectations, &run, &known)?),
+            _ => None,
+        };
         run.allow_empty = self.allow_empty;
         conclude(&mut run, &tests, &self.selection, &expectations);
+        for line in note.into_iter().chain(recorded) {
+            eprintln!("bip37-harness: {line}");
+            run.warnings.push(line);
+        }
         Ok(run)
     }
 
@@ -109,6 +132,45 @@ impl<I: Implementation> Suite<I> {
             Err(e) => panic!("bip37-harness: {e}"),
         }
     }
+}
+
+/// The expectations file at `path`, or an empty one with a note on how to record it when
+/// there is no file there.
+fn load_or_empty(path: &Path) -> Result<(Expectations, Option<String>), SuiteError> {
+    if input_file::exists(path) {
+        let loaded = Expectations::load(path).map_err(SuiteError::Expectations)?;
+        return Ok((loaded, None));
+    }
+    let note = format!(
+        "the expectations file {} does not exist, so no failure is expected; \
+         `{UPDATE_ENV}=1 cargo test` records this run's failures there",
+        path.display()
+    );
+    Ok((Expectations::default(), Some(note)))
+}
+
+/// Writes the expectations `raw` (a run before [`conclude`]) calls for to `path`, atomically,
+/// as `--update-expectations` does (crashes and timeouts left out), and says what it wrote.
+fn record(
+    path: &Path,
+    old: &Expectations,
+    raw: &Run,
+    known: &HashSet<&str>,
+) -> Result<String, SuiteError> {
+    let updated = old.updated(raw, known, false);
+    crate::atomic_file::write(path, updated.to_toml().as_bytes()).map_err(|source| {
+        SuiteError::Record {
+            path: path.to_path_buf(),
+            source,
+        }
+    })?;
+    Ok(format!(
+        "{UPDATE_ENV}=1: wrote {} expected failures and {} pinned operations to {}; this run \
+         is judged against the file as it was before",
+        updated.failures.len(),
+        updated.operations.len(),
+        path.display()
+    ))
 }
 
 /// What turns a raw run into the verdict, for the command line and [`Suite`] alike: names
@@ -134,6 +196,12 @@ pub enum SuiteError {
     Vectors(VectorError),
     /// The expectations file cannot be read or is not valid.
     Expectations(ExpectationsError),
+    /// `BIP37_UPDATE_EXPECTATIONS=1` could not write the expectations file (it keeps its
+    /// previous contents).
+    Record {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 impl fmt::Display for SuiteError {
@@ -141,6 +209,12 @@ impl fmt::Display for SuiteError {
         match self {
             SuiteError::Vectors(e) => write!(f, "invalid vectors: {e}"),
             SuiteError::Expectations(e) => write!(f, "expectations file {e}"),
+            SuiteError::Record { path, source } => write!(
+                f,
+                "the expectations were NOT updated: cannot write {}: {source}; the file keeps \
+                 its previous contents",
+                path.display()
+            ),
         }
     }
 }
@@ -150,6 +224,7 @@ impl std::error::Error for SuiteError {
         match self {
             SuiteError::Vectors(e) => Some(e),
             SuiteError::Expectations(e) => Some(e),
+            SuiteError::Record { source, .. } => Some(source),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! implementation with one planted bug (written here, independently of the suite's mutants)
 //! fails with the failing test, its first difference and the diagnosis naming the bug; the
 //! same code without the bug passes; nothing exercised, an unexpected pass and an unusable
-//! expectations file fail too.
+//! expectations file fail too (a missing one is empty: `suite_expectations_file.rs`).
 
 use bip37_harness::implementation::{Answer, Implementation};
 use bip37_harness::mutants::Bug;
@@ -153,10 +153,15 @@ fn a_listed_failure_that_passes_fails_the_run() {
 
 #[test]
 fn an_unusable_expectations_file_fails_with_its_path() {
-    let report = failure(Suite::new(Murmur::default()).expectations("no/such/file.toml"))
-        .expect("a missing expectations file fails");
+    let broken = scratch_file("unusable", "[failures.\"x\"]\nstate = \"pass\"\n");
+    let report = failure(Suite::new(Murmur::default()).expectations(&broken))
+        .expect("an invalid expectations file fails");
     assert!(
-        report.starts_with("bip37-harness: expectations file no/such/file.toml: "),
+        report.starts_with(&format!(
+            "bip37-harness: expectations file {}: ",
+            broken.display()
+        )),
         "{report}"
     );
+    std::fs::remove_file(broken).unwrap();
 }

@@ -13,6 +13,8 @@ pub struct Builtin {
     pub about: &'static str,
     /// Builds the implementation; a family gets the member name and may not know it.
     pub make: fn(&str) -> Option<Box<dyn Implementation>>,
+    /// A family's member names (none for a single implementation).
+    pub members: fn() -> Vec<&'static str>,
 }
 
 /// Every built-in implementation.
@@ -21,6 +23,7 @@ pub const BUILTINS: &[Builtin] = &[
         name: "reference",
         about: "bip37-reference, the Bitcoin Core-exact oracle",
         make: |_| Some(Box::new(Reference)),
+        members: Vec::new,
     },
     Builtin {
         name: "mutant:",
@@ -28,6 +31,7 @@ pub const BUILTINS: &[Builtin] = &[
         make: |name| {
             bip37_harness::mutants::by_name(name).map(|m| Box::new(m) as Box<dyn Implementation>)
         },
+        members: || bip37_harness::mutants::Bug::ALL.iter().map(|b| b.name()).collect(),
     },
 ];
 
@@ -45,7 +49,16 @@ pub fn builtin(selector: &str) -> Result<Box<dyn Implementation>, String> {
     found.ok_or_else(|| {
         let known: Vec<String> = BUILTINS
             .iter()
-            .map(|b| format!("{} ({})", b.name, b.about))
+            .map(|b| {
+                let members: Vec<String> = (b.members)()
+                    .into_iter()
+                    .map(|member| format!("{}{member}", b.name))
+                    .collect();
+                match members.is_empty() {
+                    true => format!("{} ({})", b.name, b.about),
+                    false => format!("{} ({}: {})", b.name, b.about, members.join(", ")),
+                }
+            })
             .collect();
         format!(
             "no built-in implementation {selector:?}; known: {}",
@@ -63,5 +76,9 @@ mod tests {
         assert_eq!(builtin("reference").unwrap().name(), "reference");
         let err = builtin("nope").err().unwrap();
         assert!(err.contains("reference"), "{err}");
+        let err = builtin("mutant:nope").err().unwrap();
+        for bug in bip37_harness::mutants::Bug::ALL {
+            assert!(err.contains(&format!("mutant:{}", bug.name())), "{err}");
+        }
     }
 }

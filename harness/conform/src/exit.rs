@@ -16,7 +16,8 @@ pub const INVALID_VECTORS: u8 = 4;
 pub const NOTHING_EXERCISED: u8 = 5;
 
 /// The exit code of an implementation that cannot be started: 3 when it crashed or timed out
-/// on the way, 2 when it could not be run or greeted at all.
+/// on the way, 2 when it could not be run or greeted at all (a missing program, or an
+/// interpreter saying the adapter's file is missing).
 pub fn of_start_error(error: &bip37_harness::subprocess::StartError) -> u8 {
     if error.is_breakdown() {
         BREAKDOWN

@@ -1,6 +1,7 @@
 //! Progress of a long command (`run`, `matrix`, `fuzz`) on stderr: an `indicatif` bar when
 //! stderr is a terminal, and otherwise, so CI logs stay line-based, one plain line every
 //! [`PLAIN_EVERY`], the first one only once that much time has passed (a quick run prints none).
+//! Either shows one time, labelled: the time elapsed since the display began.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -8,6 +9,12 @@ use std::time::{Duration, Instant};
 
 /// How often a plain progress line is printed.
 pub const PLAIN_EVERY: Duration = Duration::from_secs(10);
+
+/// The bar's layout: the position, the elapsed time (labelled, the only time shown) and the
+/// caller's message (`; 120 cases, 40 cases/s`), for `unit`.
+fn bar_template(unit: &str) -> String {
+    format!("{{prefix}} [{{bar:24}}] {{pos}}/{{len}} {unit}, {{elapsed}} elapsed{{msg}}")
+}
 
 /// A progress display of `position` out of `length` steps, with a message.
 pub struct Progress {
@@ -21,6 +28,7 @@ enum Display {
         length: u64,
         unit: &'static str,
         every: Duration,
+        began: Instant,
         next: Instant,
         out: Box<dyn Write + Send>,
     },
@@ -30,11 +38,9 @@ impl Progress {
     /// A display of `length` steps named `unit` (e.g. "tests"), introduced by `label`.
     pub fn new(label: &str, length: u64, unit: &'static str) -> Self {
         if std::io::stderr().is_terminal() {
-            let style = ProgressStyle::with_template(&format!(
-                "{{prefix}} [{{bar:24}}] {{pos}}/{{len}} {unit} {{elapsed}} {{msg}}"
-            ))
-            .expect("a valid template")
-            .progress_chars("#>.");
+            let style = ProgressStyle::with_template(&bar_template(unit))
+                .expect("a valid template")
+                .progress_chars("#>.");
             let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr())
                 .with_style(style)
                 .with_prefix(label.to_string());
@@ -67,31 +73,48 @@ impl Progress {
                 length,
                 unit,
                 every,
+                began: Instant::now(),
                 next: Instant::now() + every,
                 out,
             },
         }
     }
 
-    /// Moves to `position` with `message` (made only when it is shown).
+    /// Moves to `position`.
+    pub fn set(&mut self, position: u64) {
+        self.update(position, String::new);
+    }
+
+    /// Moves to `position` with `message`, made only when it is shown: what the display adds
+    /// after the elapsed time (empty for nothing).
     pub fn update(&mut self, position: u64, message: impl FnOnce() -> String) {
+        let tail = |message: String| match message.is_empty() {
+            true => message,
+            false => format!("; {message}"),
+        };
         match &mut self.display {
             Display::Bar(bar) => {
                 bar.set_position(position);
-                bar.set_message(message());
+                bar.set_message(tail(message()));
             }
             Display::Plain {
                 label,
                 length,
                 unit,
                 every,
+                began,
                 next,
                 out,
             } => {
                 let now = Instant::now();
                 if now >= *next {
                     *next = now + *every;
-                    let _ = writeln!(out, "{label}: {position}/{length} {unit} {}", message());
+                    let elapsed = now.duration_since(*began).as_secs();
+                    let _ = writeln!(
+                        out,
+                        "{label}: {position}/{length} {unit}, {elapsed} s elapsed{}",
+                        tail(message())
+                    );
                 }
             }
         }
@@ -103,11 +126,6 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
-}
-
-/// The whole seconds since `began`, e.g. `12 s`: the message of a plain line.
-pub fn seconds_since(began: Instant) -> String {
-    format!("{} s", began.elapsed().as_secs())
 }
 
 #[cfg(test)]
@@ -139,10 +157,23 @@ mod tests {
             "a quick run prints nothing"
         );
         std::thread::sleep(every);
-        progress.update(4, || "4 s".into());
+        progress.update(4, || "12 cases".into());
         progress.update(5, || "not yet".into());
+        std::thread::sleep(every);
+        progress.set(6);
         progress.finish();
         let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-        assert_eq!(text, "run: 4/10 tests 4 s\n");
+        assert_eq!(
+            text,
+            "run: 4/10 tests, 0 s elapsed; 12 cases\nrun: 6/10 tests, 0 s elapsed\n"
+        );
+    }
+
+    #[test]
+    fn the_bar_shows_one_labelled_time() {
+        let template = bar_template("tests");
+        assert_eq!(template.matches("{elapsed}").count(), 1, "{template}");
+        assert!(template.contains("{elapsed} elapsed"), "{template}");
+        assert!(!template.contains("{eta}") && !template.contains("{duration}"));
     }
 }

@@ -18,7 +18,10 @@
 //! apart). Which classes fit depends only on that failure; the choice among them follows the run. A failure no credible class explains, or whose fields are not
 //! all explained, gets "no known bug class explains this failure": a wrong name costs a
 //! maintainer more than none. A failure on a vector the reference itself fails is a bad vector,
-//! not a bug class. Protocol errors and timeouts are about the adapter and are not diagnosed.
+//! not a bug class. Protocol errors, timeouts and crashes no class explains are adapter faults,
+//! not BIP 37 answers: they are diagnosed as such ([`adapter_fault`]), never matched against a
+//! class. A crash is matched only where a mutant crashes too (hashing into an empty filter
+//! divides by zero: CVE-2013-5700), and named only when that class is credible.
 //!
 //! The first differing hash function, bit or byte of each failure is the runner's
 //! localisation ([`crate::runner::diff`]), already in every report next to the diagnosis.
@@ -30,7 +33,7 @@ pub mod kill_table;
 
 pub use book::MutantAnswers;
 
-use crate::implementation::{Answer, Implementation};
+use crate::implementation::{Answer, Fault, Implementation};
 use crate::mutants::Bug;
 use crate::ops::Output;
 use crate::reference_impl::Reference;
@@ -435,7 +438,31 @@ pub fn annotate(results: &mut [TestResult]) -> Diagnosis {
     for &i in &diagnosis.failures {
         results[i].diagnosis = Some(diagnosis.of_failure(i));
     }
+    for (i, result) in results.iter_mut().enumerate() {
+        let fault = match &result.answer {
+            Answer::Fault(fault) if result.state.is_failure() => fault,
+            _ => continue,
+        };
+        if diagnosis.named(i).is_empty()
+            && !matches!(diagnosis.verdicts.get(&i), Some(Verdict::BadVector))
+        {
+            result.diagnosis = Some(adapter_fault(fault));
+        }
+    }
     diagnosis
+}
+
+/// The diagnosis of a fault of the implementation itself (a crash no bug class explains, a
+/// timeout, a protocol error): what to look at instead of a bug class.
+pub fn adapter_fault(fault: &Fault) -> String {
+    let what = match fault {
+        Fault::Crash(_) => "the implementation crashed; the end of its stderr names the cause",
+        Fault::Timeout => "the implementation did not answer in time (--timeout)",
+        Fault::Protocol(_) | Fault::Oversized { .. } => {
+            "the answer broke the subprocess protocol (docs/PROTOCOL.md)"
+        }
+    };
+    format!("adapter fault: {what}; not a BIP 37 answer, so no bug class is matched")
 }
 
 #[cfg(test)]

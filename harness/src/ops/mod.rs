@@ -13,6 +13,9 @@ pub mod schema;
 pub mod sequence;
 pub mod wire;
 
+/// The byte strings of the operations' fields, here so that `use bip37_harness::ops::*`
+/// brings every type an implementation reads and writes.
+pub use crate::hex::Hex;
 pub use filter::*;
 pub use matching::*;
 pub use sequence::*;
@@ -93,6 +96,17 @@ macro_rules! define_operations {
             /// The operation with this wire name.
             pub fn from_name(name: &str) -> Option<Self> {
                 match name { $($name => Some(OpName::$variant),)* _ => None }
+            }
+
+            /// The names of its input and output types (`docs/RUST.md` lists them with the
+            /// trait's methods).
+            pub fn type_names(self) -> (&'static str, &'static str) {
+                match self { $(OpName::$variant => (stringify!($input), stringify!($output)),)* }
+            }
+
+            /// The operation table's line of documentation (`docs/PROTOCOL.md` shows it).
+            pub fn doc(self) -> &'static str {
+                match self { $(OpName::$variant => $doc,)* }
             }
 
             /// The phase a test of this operation exercises when nothing narrows it (a vector

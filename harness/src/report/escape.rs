@@ -49,6 +49,24 @@ pub fn markdown_code(text: &str) -> String {
     control(text).replace('`', "'")
 }
 
+/// `text` as a whole Markdown code span on one line, backticks kept: control characters
+/// escaped, the span fenced by one backtick more than the longest run inside it, and padded
+/// with a space where CommonMark would otherwise take a backtick or space at an end as markup.
+pub fn code_span(text: &str) -> String {
+    let text = control(text);
+    let longest = text
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest + 1);
+    let pad = text.starts_with('`')
+        || text.ends_with('`')
+        || (text.starts_with(' ') && text.ends_with(' ') && !text.trim().is_empty());
+    let space = if pad { " " } else { "" };
+    format!("{fence}{space}{text}{space}{fence}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +81,16 @@ mod tests {
         assert!(text.contains("\\*\\*conformant\\*\\*"), "{text}");
         assert!(text.contains("\\|"), "{text}");
         assert_eq!(markdown_code("a`b\nc"), "a'b\\nc");
+    }
+
+    #[test]
+    fn a_code_span_keeps_backticks() {
+        assert_eq!(code_span("plain"), "`plain`");
+        assert_eq!(
+            code_span("`hash`: expected 1, actual 2"),
+            "`` `hash`: expected 1, actual 2 ``"
+        );
+        assert_eq!(code_span("a``b"), "```a``b```");
+        assert_eq!(code_span("x\ny"), "`x\\ny`");
     }
 }

@@ -2,7 +2,7 @@
 //! verdict. Colour is the caller's choice (the CLI uses it only on a terminal).
 
 use super::escape::control;
-use super::{details, notices, verdict_text};
+use super::{details, expected_failures, notices, verdict_text};
 use crate::runner::select::{source_kind, wire_name};
 use crate::runner::{Conformance, Run, State};
 use std::fmt::Write;
@@ -54,7 +54,31 @@ pub fn render(run: &Run, colour: bool) -> String {
             source_kind(&test.group.source)
         );
         for (label, value) in details(result, Some(VALUE_LIMIT)) {
-            let _ = writeln!(out, "  {label:<10} {}", control(&value));
+            // stderr's lines are shown one under the other, each escaped; any other value is
+            // one line, its newlines escaped.
+            let lines: Vec<&str> = match label {
+                "stderr" => value.split('\n').collect(),
+                _ => vec![&value],
+            };
+            for (i, line) in lines.into_iter().enumerate() {
+                let label = if i == 0 { label } else { "" };
+                let _ = writeln!(out, "  {label:<10} {}", control(line));
+            }
+        }
+    }
+    let tolerated = expected_failures(run);
+    if !tolerated.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nexpected failures ({}, listed in the expectations file):",
+            tolerated.len()
+        );
+        for (id, why) in tolerated {
+            let why = match why.chars().count() > VALUE_LIMIT {
+                true => format!("{}...", why.chars().take(VALUE_LIMIT).collect::<String>()),
+                false => why.to_string(),
+            };
+            let _ = writeln!(out, "  {}  {}", control(id), control(&why));
         }
     }
     for notice in notices(run) {

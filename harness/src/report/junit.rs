@@ -97,15 +97,19 @@ fn write_case(out: &mut String, r: &TestResult) {
             return;
         }
     };
-    let body: String = details(r, None)
+    let lines = details(r, None);
+    let body: String = lines
         .iter()
         .map(|(label, value)| format!("{label}: {value}\n"))
         .collect();
+    // The short why (a crash's status, not its stderr again, which the body shows).
+    let why =
+        (lines.iter().find(|(label, _)| *label == "why")).map_or(r.message.as_str(), |(_, v)| v);
     let _ = writeln!(
         out,
         ">\n      <{element} type=\"{}\" message=\"{}\">{}</{element}>\n    </testcase>",
         r.state,
-        escape(&r.message),
+        escape(why),
         escape_text(&body)
     );
 }

@@ -1,8 +1,8 @@
 //! The Markdown report, for pull-request comments and job summaries: the verdict, a table of
 //! counts per state and one section per failure.
 
-use super::escape::{markdown_code, markdown_text};
-use super::{details, notices, verdict_text};
+use super::escape::{code_span, markdown_text};
+use super::{details, expected_failures, notices, verdict_text};
 use crate::runner::Run;
 use std::fmt::Write;
 
@@ -27,15 +27,22 @@ pub fn render(run: &Run) -> String {
     for notice in notices(run) {
         let _ = writeln!(out, "\n{}", markdown_text(&notice));
     }
-    for r in run.failures() {
+    let tolerated = expected_failures(run);
+    if !tolerated.is_empty() {
         let _ = writeln!(
             out,
-            "\n### `{}`: {}\n",
-            markdown_code(&r.test.case.id),
-            r.state
+            "\nExpected failures ({}, listed in the expectations file):\n",
+            tolerated.len()
         );
+        for (id, why) in tolerated {
+            let why: String = why.chars().take(VALUE_LIMIT).collect();
+            let _ = writeln!(out, "- {}: {}", code_span(id), markdown_text(&why));
+        }
+    }
+    for r in run.failures() {
+        let _ = writeln!(out, "\n### {}: {}\n", code_span(&r.test.case.id), r.state);
         for (label, value) in details(r, Some(VALUE_LIMIT)) {
-            let _ = writeln!(out, "- **{label}**: `{}`", markdown_code(&value));
+            let _ = writeln!(out, "- **{label}**: {}", code_span(&value));
         }
     }
     out

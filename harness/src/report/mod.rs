@@ -113,6 +113,15 @@ pub fn notices(run: &Run) -> Vec<String> {
     lines
 }
 
+/// The tests that failed as the expectations file lists them, with why: a conformant run
+/// names what it tolerated, not only how many.
+pub fn expected_failures(run: &Run) -> Vec<(&str, &str)> {
+    (run.results.iter())
+        .filter(|r| r.state == crate::runner::State::ExpectedFailure)
+        .map(|r| (r.test.case.id.as_str(), r.message.as_str()))
+        .collect()
+}
+
 /// An answer in words: the output as JSON, or what happened instead.
 pub fn describe_answer(answer: &Answer<Output>) -> String {
     match answer {
@@ -151,11 +160,48 @@ pub fn rejection_basis(test: &crate::vectors::LoadedTest) -> String {
     }
 }
 
+/// How many lines of an adapter's stderr a crash shows: the end, where an exception is named.
+pub const STDERR_LINES: usize = 8;
+
+/// The last [`STDERR_LINES`] lines of `stderr`, blank lines left out.
+fn last_lines(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(STDERR_LINES)..].join("\n")
+}
+
+/// The end of `lines` in at most about `max` characters: whole lines from the last one back,
+/// the last line's own end when it alone is longer.
+fn keep_end(lines: String, max: usize) -> String {
+    let all: Vec<&str> = lines.split('\n').collect();
+    let mut kept = 0;
+    let mut size = 0;
+    for line in all.iter().rev() {
+        size += line.chars().count() + 1;
+        if size > max && kept > 0 {
+            break;
+        }
+        kept += 1;
+    }
+    let mut shown = all[all.len() - kept..].join("\n");
+    let total = shown.chars().count();
+    if total > max {
+        shown = format!("...{}", shown.chars().skip(total - max).collect::<String>());
+    }
+    match all.len() - kept {
+        0 => shown,
+        left => format!("({left} earlier lines left out)\n{shown}"),
+    }
+}
+
 /// The labelled lines that explain a result, empty ones left out. Values longer than `limit`
-/// characters are cut (the JSON report always carries them whole).
+/// characters are cut (the JSON report always carries them whole): at the end, except the
+/// end of a crashed adapter's stderr (`stderr`), which keeps its last lines, where the error
+/// is named.
+/// A fault is said once, in `why`: it has no `actual` line.
 pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, String)> {
     let test = &result.test;
-    let cut = |text: String| match limit {
+    let cut = |label: &str, text: String| match limit {
+        Some(max) if label == "stderr" => keep_end(text, max),
         Some(max) if text.chars().count() > max => {
             let kept: String = text.chars().take(max).collect();
             format!("{kept}... ({} characters)", text.chars().count())
@@ -169,9 +215,26 @@ pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, 
         Some(e) => e.to_json().to_string(),
         None => format!("a rejection ({})", rejection_basis(test)),
     };
+    let crash = match &result.answer {
+        Answer::Fault(fault) => fault.crash_parts(),
+        _ => None,
+    };
+    let why = match (crash, result.state) {
+        // An expected failure's message says more (the expectations entry) than the crash.
+        (Some((status, _)), crate::runner::State::Crash) => format!("crashed: {status}"),
+        _ => result.message.clone(),
+    };
+    let actual = match &result.answer {
+        Answer::Fault(_) => String::new(),
+        answer => describe_answer(answer),
+    };
+    let stderr = crash
+        .and_then(|(_, stderr)| stderr)
+        .map(last_lines)
+        .unwrap_or_default();
     let lines = [
         ("comment", test.case.comment.clone()),
-        ("why", result.message.clone()),
+        ("why", why),
         ("input", test.request.input_json().to_string()),
         ("expected", expected),
         // An invalid test's policy is already in its expected line.
@@ -182,13 +245,14 @@ pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, 
                 _ => policy(&test.case.flags),
             },
         ),
-        ("actual", describe_answer(&result.answer)),
+        ("actual", actual),
+        ("stderr", stderr),
         ("difference", result.difference.clone().unwrap_or_default()),
         ("diagnosis", result.diagnosis.clone().unwrap_or_default()),
     ];
     lines
         .into_iter()
         .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| (k, cut(v)))
+        .map(|(k, v)| (k, cut(k, v)))
         .collect()
 }

@@ -98,7 +98,11 @@ pub fn run_tests_observed(
         } else {
             Answer::Unsupported
         };
-        results.push(judge(test, answer, began.elapsed()));
+        // A restart of the implementation before this request is not its answer's time.
+        let answering = began
+            .elapsed()
+            .saturating_sub(implementation.last_start_time());
+        results.push(judge(test, answer, answering));
         after_test(results.len());
     }
     Run {

@@ -9,7 +9,7 @@
 
 use super::pipes::{Line, LineReader, RequestWriter, StderrTail};
 use super::protocol::{AnswerLine, Hello, HelloLine, RequestLine, PROTOCOL_VERSION};
-use crate::implementation::{Answer, Fault, Implementation};
+use crate::implementation::{Answer, Fault, Implementation, STDERR_MARK};
 use crate::ops::{OpName, Output, Request};
 use std::fmt;
 use std::io;
@@ -65,12 +65,40 @@ pub enum StartError {
     Handshake(String),
 }
 
+/// What an interpreter or shell writes to stderr when the adapter's file or program is not
+/// there (`python3 missing.py`, `node missing.js`, `sh: 1: x: not found`, a missing module).
+const CANNOT_START: [&str; 4] = [
+    "can't open file",
+    "not found",
+    "cannot find module",
+    "no such file or directory",
+];
+
 impl StartError {
-    /// True when the implementation itself broke down (crash or timeout), not its set-up.
+    /// True when the implementation itself broke down (crash or timeout), not its set-up. A
+    /// child that exits before its hello saying a file or program is missing never ran the
+    /// adapter: that is a set-up error, not a breakdown.
     pub fn is_breakdown(&self) -> bool {
-        matches!(self, StartError::Crashed(_) | StartError::Timeout(_))
+        match self {
+            StartError::Crashed(_) => !self.is_missing_file(),
+            StartError::Timeout(_) => true,
+            _ => false,
+        }
+    }
+
+    /// True for a child that exited before its hello with a missing-file message on stderr.
+    fn is_missing_file(&self) -> bool {
+        let StartError::Crashed(why) = self else {
+            return false;
+        };
+        let why = why.to_lowercase();
+        CANNOT_START.iter().any(|words| why.contains(words))
     }
 }
+
+/// What a line on stdout that is not a protocol line most often is: a stray `print`.
+const STDOUT_HINT: &str =
+    "stdout carries only protocol lines: write diagnostics (prints, logs) to stderr";
 
 /// Where a start failure's reader learns what the child must say first.
 const HANDSHAKE_DOC: &str = "docs/PROTOCOL.md, \"1. Handshake\"";
@@ -85,6 +113,12 @@ impl fmt::Display for StartError {
                     None => Ok(()),
                 }
             }
+            StartError::Crashed(why) if self.is_missing_file() => write!(
+                f,
+                "cannot start the implementation: it exited before its hello, saying a file or \
+                 program is missing (the command after --impl runs from the current directory, \
+                 without a shell: check its paths): {why}"
+            ),
             StartError::Crashed(why) => write!(
                 f,
                 "the implementation exited before its hello: {why} ({HANDSHAKE_DOC})"
@@ -231,7 +265,7 @@ impl Process {
         if stderr.is_empty() {
             status
         } else {
-            format!("{status}; stderr ends: {}", tail(&stderr, 1000))
+            format!("{status}{STDERR_MARK}{}", tail(&stderr, 1000))
         }
     }
 
@@ -273,7 +307,7 @@ fn tail(text: &str, max: usize) -> &str {
 fn parse_hello(text: &[u8]) -> Result<Hello, StartError> {
     let line: HelloLine = serde_json::from_slice(text).map_err(|e| {
         StartError::Handshake(format!(
-            "the first line must be {{\"hello\": {{...}}}}: {e}; it was {}",
+            "the first line must be {{\"hello\": {{...}}}}: {e}; it was {} ({STDOUT_HINT})",
             excerpt(text)
         ))
     })?;
@@ -303,6 +337,8 @@ pub struct Subprocess {
     process: Option<Process>,
     next_id: u64,
     restarts: usize,
+    /// The time the last request spent restarting the child (zero when it did not).
+    last_start: Duration,
     /// Why the child could not be restarted; once set, no more starts are tried.
     dead: Option<String>,
 }
@@ -317,6 +353,7 @@ impl Subprocess {
             process: Some(process),
             next_id: 1,
             restarts: 0,
+            last_start: Duration::ZERO,
             dead: None,
         })
     }
@@ -353,7 +390,10 @@ impl Subprocess {
 
     fn running(&mut self) -> Result<&mut Process, String> {
         if self.process.is_none() && self.dead.is_none() {
-            match Process::launch(&self.config) {
+            let began = Instant::now();
+            let launched = Process::launch(&self.config);
+            self.last_start = began.elapsed();
+            match launched {
                 Ok((process, _)) => {
                     self.restarts += 1;
                     self.process = Some(process);
@@ -393,7 +433,12 @@ impl Implementation for Subprocess {
         self.hello.unknown_operations()
     }
 
+    fn last_start_time(&self) -> Duration {
+        self.last_start
+    }
+
     fn execute(&mut self, request: &Request) -> Answer<Output> {
+        self.last_start = Duration::ZERO;
         let op = request.op();
         let id = self.next_id;
         self.next_id += 1;
@@ -432,9 +477,10 @@ impl Implementation for Subprocess {
                 Answer::Fault(Fault::Oversized { limit })
             }
             Line::Text(text) => match serde_json::from_slice::<AnswerLine>(&text) {
-                Err(e) => {
-                    self.protocol_error(format!("not an answer line ({e}): {}", excerpt(&text)))
-                }
+                Err(e) => self.protocol_error(format!(
+                    "not an answer line ({e}): {} ({STDOUT_HINT})",
+                    excerpt(&text)
+                )),
                 Ok(answer) if answer.id != id => self.protocol_error(format!(
                     "an answer with id {} while request {id} was pending",
                     answer.id

@@ -29,7 +29,7 @@ pub enum Line {
 /// other side usually answers within this; a blocked wait costs a wake-up of its core, which
 /// on a quiet machine takes longer than the answer itself (measured on the project's idle
 /// 2-core machine: about 20,000 requests/s through `serve` when blocking at once, 51,000 to
-/// 66,000 with the client's spin alone; README "Performance" has the figures with both).
+/// 66,000 with the client's spin alone; docs/PERFORMANCE.md has the figures with both).
 const SPIN: Duration = Duration::from_micros(100);
 
 /// Waits until `fd` is ready for `events` or `deadline` passes (then `TimedOut`).

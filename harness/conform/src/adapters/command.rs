@@ -63,6 +63,14 @@ pub fn run(args: &AdaptersArgs) -> u8 {
 
 /// The manifests `which` names, all of them without `--name`.
 fn chosen(which: &Which) -> Result<Vec<Manifest>, String> {
+    if !which.dir.exists() {
+        return Err(format!(
+            "there is no directory {}: the adapters' manifests are part of this repository, not \
+             of the installed binary; run `bip37-conform adapters` from the root of a checkout, \
+             or name a directory of manifests with --adapters DIR",
+            which.dir.display()
+        ));
+    }
     let all = manifest::load_all(&which.dir).map_err(|e| e.to_string())?;
     if let Some(unknown) = which
         .names

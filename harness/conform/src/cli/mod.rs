@@ -17,11 +17,15 @@ use std::os::fd::AsFd;
 
 /// Parses `argv` (program name first) and runs the command; returns the exit code.
 pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
-    let cli = match Cli::try_parse_from(argv) {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(mut e) => {
             suggest_subcommand(&mut e);
             let _ = e.print();
+            if let Some(hint) = unquoted_impl(&e, &argv) {
+                bip37_harness::say!("{hint}");
+            }
             return if e.use_stderr() {
                 exit::HARNESS_ERROR
             } else {
@@ -85,6 +89,28 @@ fn suggest_subcommand(error: &mut clap::Error) {
             ContextValue::Strings(close),
         );
     }
+}
+
+/// A hint for the commonest unexpected argument: `--impl python3 adapter.py`, where the
+/// command line after `--impl` was not quoted into one argument.
+fn unquoted_impl(error: &clap::Error, argv: &[OsString]) -> Option<String> {
+    use clap::error::{ContextKind, ErrorKind};
+    if error.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let position = argv.iter().position(|a| a == "--impl")?;
+    let words: Vec<String> = argv[position + 1..]
+        .iter()
+        .map(|word| word.to_string_lossy().into_owned())
+        .take_while(|word| !word.starts_with("--"))
+        .collect();
+    let extra = error.get(ContextKind::InvalidArg)?.to_string();
+    words.contains(&extra).then(|| {
+        format!(
+            "hint: --impl takes the whole command line as one argument; quote it: --impl \"{}\"",
+            words.join(" ")
+        )
+    })
 }
 
 fn serve(name: &str) -> u8 {

@@ -3,7 +3,7 @@
 
 use super::args::RunArgs;
 use crate::delivery::{deliver, exit_code, load_expectations};
-use crate::progress::{seconds_since, Progress};
+use crate::progress::Progress;
 use crate::target::start;
 use crate::{exit, output, plan, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
@@ -11,7 +11,6 @@ use bip37_harness::report::Format;
 use bip37_harness::runner::{run_tests_observed, State};
 use bip37_harness::suite::conclude;
 use std::collections::HashSet;
-use std::time::Instant;
 
 /// Runs `bip37-conform run` and returns its exit code.
 pub fn run(args: &RunArgs) -> u8 {
@@ -43,12 +42,11 @@ pub fn run(args: &RunArgs) -> u8 {
         }
     };
     let mut progress = Progress::new(&implementation.name(), selected.len() as u64, "tests");
-    let began = Instant::now();
     let raw = run_tests_observed(
         &selected,
         implementation.as_mut(),
         &args.timeouts.run_options(),
-        &mut |done| progress.update(done as u64, || seconds_since(began)),
+        &mut |done| progress.set(done as u64),
     );
     progress.finish();
     drop(implementation);

@@ -171,7 +171,30 @@ fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
     exit::FAILURES
 }
 
+/// The longest value a finding shows on stderr; the vector file (stdout or `--import-into`)
+/// keeps it whole.
+const SHOWN: usize = 240;
+
+/// `text` cut to about [`SHOWN`] characters, its start and end kept, with its whole length.
+fn shorten(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= SHOWN {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(SHOWN - 40).collect();
+    let tail: String = text.chars().skip(total - 40).collect();
+    format!("{head}...{tail} ({total} characters; whole in the vector file)")
+}
+
 fn print_finding(finding: &Finding, name: &str) {
+    for line in finding_lines(finding, name) {
+        bip37_harness::say!("{line}");
+    }
+}
+
+/// What stderr shows of a finding: its signature, the shrunk input and both answers, each
+/// shortened, and the bug classes whose mutants answer alike.
+fn finding_lines(finding: &Finding, name: &str) -> Vec<String> {
     let op = finding.request.op();
     let class = finding
         .lookalikes
@@ -179,26 +202,31 @@ fn print_finding(finding: &Finding, name: &str) {
         .map_or("unclassified", |b| b.name());
     // The name without its version, so the signature groups findings across releases.
     let short = name.split_whitespace().next().unwrap_or(name);
-    bip37_harness::say!("MISMATCH reference-{short}-{op}-{class}");
-    bip37_harness::say!("input:     {}", finding.request.input_json());
-    bip37_harness::say!("reference: {}", describe(&finding.reference));
-    bip37_harness::say!("{name}: {}", describe(&finding.candidate));
-    bip37_harness::say!(
-        "shrunk in {} steps from {}",
-        finding.shrink_steps,
-        finding.original.input_json()
-    );
+    let mut lines = vec![
+        format!("MISMATCH reference-{short}-{op}-{class}"),
+        format!(
+            "input:     {}",
+            shorten(&finding.request.input_json().to_string())
+        ),
+        format!("reference: {}", shorten(&describe(&finding.reference))),
+        format!("{name}: {}", shorten(&describe(&finding.candidate))),
+        format!(
+            "shrunk in {} steps from {}",
+            finding.shrink_steps,
+            shorten(&finding.original.input_json().to_string())
+        ),
+    ];
     for bug in &finding.lookalikes {
-        bip37_harness::say!(
+        lines.push(format!(
             "likely bug: {} ({}): {}",
             bug.name(),
             bug.flag(),
             bug.explanation()
-        );
+        ));
     }
+    lines
 }
 
-/// The notes the built-in vectors give `flags`; a flag no vector file defines is left out.
 fn notes_of(flags: &[&str]) -> BTreeMap<String, Note> {
     let mut notes = BTreeMap::new();
     for file in crate::vector_set::load_files(None).unwrap_or_default() {
@@ -228,6 +256,41 @@ mod tests {
             jobs: 1,
             import_into: None,
         }
+    }
+
+    #[test]
+    fn long_values_are_shortened_on_screen_and_whole_in_the_vector() {
+        use bip37_harness::ops::{Hex, Murmur3Input, Murmur3Output, Request};
+        let long = Request::Murmur3(Murmur3Input {
+            seed: 0,
+            data: Hex(vec![0xab; 1024]),
+        });
+        let finding = Finding {
+            original: long.clone(),
+            request: long.clone(),
+            reference: Answer::Ok(Output::Murmur3(Murmur3Output { hash: 1 })),
+            candidate: Answer::Ok(Output::Murmur3(Murmur3Output { hash: 2 })),
+            shrink_steps: 3,
+            lookalikes: vec![],
+        };
+        let lines = finding_lines(&finding, "lib 1.0");
+        for line in &lines {
+            assert!(line.chars().count() < SHOWN + 100, "{line}");
+        }
+        assert!(
+            lines[1].contains("(2068 characters; whole in the vector file)"),
+            "{}",
+            lines[1]
+        );
+        let provenance = Provenance {
+            generator: "test".into(),
+            targets: "test".into(),
+            slug: "murmur3-seed-1".into(),
+            comment: "test".into(),
+        };
+        let file = vector::vector_file(&long, &finding.reference, &provenance, BTreeMap::new())
+            .expect("a vector");
+        assert!(vector::to_json(&file).contains(&"ab".repeat(1024)));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
 use crate::options::{SelectArgs, TimeoutArgs, VectorArgs};
-use crate::progress::{seconds_since, Progress};
+use crate::progress::Progress;
 use crate::{exit, output, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
 use bip37_harness::implementation::Implementation;
@@ -16,7 +16,6 @@ use bip37_harness::subprocess::Subprocess;
 use bip37_harness::vectors::LoadedTest;
 use clap::Args;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// The arguments of `bip37-conform matrix`.
 #[derive(Debug, Args)]
@@ -226,12 +225,11 @@ fn run_one(
     let mut child = Subprocess::start(config)
         .map_err(|e| (exit::of_start_error(&e), format!("{}: {e}", spec.name)))?;
     let mut progress = Progress::new(&spec.name, selected.len() as u64, "tests");
-    let began = Instant::now();
     let run = run_tests_observed(
         selected,
         &mut child,
         &args.timeouts.run_options(),
-        &mut |done| progress.update(done as u64, || seconds_since(began)),
+        &mut |done| progress.set(done as u64),
     );
     progress.finish();
     let participant = Participant {
