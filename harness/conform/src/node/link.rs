@@ -18,7 +18,7 @@ use crate::regen::rpc::RpcClient;
 use bip37_reference::compact_size;
 use bip37_reference::sha256::Hash256;
 use bip37_reference::tx::{OutPoint, Transaction};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -72,10 +72,10 @@ impl Link {
         Ok(peer.barrier()? != Reply::Disconnected)
     }
 
-    /// Whether 127.0.0.1 is banned now (then the bans are cleared for the next check).
+    /// Whether 127.0.0.1 is banned now (then the bans are cleared for the next check); false
+    /// for a node without a ban list RPC (btcd, run with --nobanning).
     pub fn banned(&mut self) -> Result<bool, RegenError> {
-        let banned = self.rpc.call("listbanned", json!([]))?;
-        let any = banned.as_array().is_some_and(|a| !a.is_empty());
+        let any = crate::regen::network::banned(&mut self.rpc)?.is_some_and(|a| !a.is_empty());
         if any {
             self.rpc.call("clearbanned", json!([]))?;
         }
@@ -243,12 +243,10 @@ pub fn inv_txids(message: &Message) -> Result<Vec<Hash256>, RegenError> {
 
 /// The node's services as `getnetworkinfo` reports them, for messages.
 pub fn local_services(rpc: &mut RpcClient) -> Result<String, RegenError> {
-    let info = rpc.call("getnetworkinfo", json!([]))?;
+    let info = crate::regen::network::network_info(rpc)?;
     Ok(info
-        .get("localservices")
-        .and_then(Value::as_str)
-        .unwrap_or("?")
-        .to_string())
+        .services
+        .map_or_else(|| "?".to_string(), |s| format!("{s:016x}")))
 }
 
 #[cfg(test)]

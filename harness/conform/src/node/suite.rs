@@ -9,15 +9,14 @@ use super::link::Link;
 use super::procedures::{self, families, Fixtures, Outcome};
 use crate::regen::chain::{self, Lock};
 use crate::regen::error::RegenError;
+use crate::regen::network::{network_info, TestChain};
 use crate::regen::payloads::NODE_BLOOM;
 use crate::regen::peer::{Peer, PeerConfig};
 use crate::regen::rpc::{RpcClient, RpcConfig};
 use crate::regen::same_node;
-use crate::regen::session::regtest_magic;
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::{Run, Selection};
 use bip37_harness::vectors::LoadedTest;
-use serde_json::{json, Value};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -63,17 +62,14 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         .filter_map(|t| file.checks.iter().find(|c| c.id == t.case.id))
         .collect();
     let mut rpc = RpcClient::new(options.rpc.clone());
-    chain::require_regtest(&mut rpc)?;
-    let info = rpc.call("getnetworkinfo", json!([]))?;
-    let subversion = info
-        .get("subversion")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
+    let test_chain = TestChain::of(&mut rpc)?;
+    let subversion = network_info(&mut rpc)?.subversion;
     let token = same_node::run_token();
     let config = PeerConfig {
         address: options.p2p.clone(),
-        magic: options.magic.unwrap_or_else(|| regtest_magic(&subversion)),
+        magic: options
+            .magic
+            .unwrap_or_else(|| test_chain.magic(&subversion)),
         timeout: options.timeout,
         user_agent: same_node::user_agent(&token),
     };

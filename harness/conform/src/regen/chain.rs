@@ -10,6 +10,7 @@
 //! transaction carries no tested data besides what the probe puts there.
 
 use super::error::RegenError;
+use super::network::TestChain;
 use super::rpc::RpcClient;
 use bip37_harness::scripts::push;
 use bip37_reference::block::merkle_root;
@@ -26,8 +27,6 @@ pub const OP_RETURN: u8 = 0x6a;
 pub const DROP_TRUE: [u8; 2] = [0x75, 0x51];
 /// Blocks a coinbase needs on top of it before it can be spent.
 const COINBASE_MATURITY: u64 = 100;
-/// Blocks between halvings of the subsidy on regtest (Bitcoin Core and Bitcoin SV).
-const REGTEST_HALVING_INTERVAL: u64 = 150;
 /// The subsidy of the first blocks: 50 coins.
 const INITIAL_SUBSIDY: i64 = 50 * 100_000_000;
 /// The block version `regen` mines (version bits, no deployment signalled).
@@ -136,20 +135,6 @@ pub fn spend(
     }))
 }
 
-/// Checks the node runs regtest; `regen` never mines anywhere else.
-pub fn require_regtest(rpc: &mut RpcClient) -> Result<(), RegenError> {
-    let info = rpc.call("getblockchaininfo", json!([]))?;
-    match info.get("chain").and_then(Value::as_str) {
-        Some("regtest") => Ok(()),
-        Some(chain) => Err(RegenError::NotRegtest {
-            chain: chain.to_string(),
-        }),
-        None => Err(RegenError::Setup {
-            detail: "getblockchaininfo did not name the chain".into(),
-        }),
-    }
-}
-
 /// Mines a coinbase paying its whole subsidy to `OP_TRUE`, lets it mature under 100 empty
 /// blocks, and splits it into `op_true` coins of [`Lock::OpTrue`] and `drop_true` of
 /// [`Lock::DropTrue`].
@@ -159,7 +144,7 @@ pub fn fund(
     drop_true: usize,
 ) -> Result<Vec<Coin>, RegenError> {
     let tip = Tip::fetch(rpc)?;
-    let subsidy = subsidy(tip.height + 1);
+    let subsidy = subsidy(TestChain::of(rpc)?, tip.height + 1);
     let count = (op_true + drop_true) as i64;
     if subsidy < count * 100 * SMALL_VALUE {
         return Err(RegenError::Setup {
@@ -212,9 +197,9 @@ pub fn fund(
         .collect())
 }
 
-/// The regtest block subsidy at `height`.
-fn subsidy(height: u64) -> i64 {
-    match height / REGTEST_HALVING_INTERVAL {
+/// The block subsidy of `chain` at `height`.
+fn subsidy(chain: TestChain, height: u64) -> i64 {
+    match height / chain.halving_interval() {
         halvings @ 0..=63 => INITIAL_SUBSIDY >> halvings,
         _ => 0,
     }
@@ -409,10 +394,12 @@ mod tests {
     }
 
     #[test]
-    fn subsidy_halves_every_150_blocks() {
-        assert_eq!(subsidy(1), 5_000_000_000);
-        assert_eq!(subsidy(150), 2_500_000_000);
-        assert_eq!(subsidy(150 * 64), 0);
+    fn subsidy_halves_every_150_blocks_on_regtest_only() {
+        assert_eq!(subsidy(TestChain::Regtest, 1), 5_000_000_000);
+        assert_eq!(subsidy(TestChain::Regtest, 150), 2_500_000_000);
+        assert_eq!(subsidy(TestChain::Regtest, 150 * 64), 0);
+        assert_eq!(subsidy(TestChain::Simnet, 150), 5_000_000_000);
+        assert_eq!(subsidy(TestChain::Simnet, 210_000), 2_500_000_000);
     }
 
     #[test]
