@@ -140,6 +140,7 @@ fn spy(node: &Node, clients: Clients) {
         magic: node.magic,
         timeout: Duration::from_secs(30),
         user_agent: USER_AGENT.into(),
+        last_sent: Default::default(),
     };
     let mut peer = Peer::connect_relaying(&config, true).unwrap();
     let magic = node.magic;

@@ -88,22 +88,38 @@ impl Link {
         spend_with_fee(&coin, script)
     }
 
-    /// Offers `txs` to the node's mempool in order (`sendrawtransaction`).
+    /// Offers `txs` to the node's mempool in order (`sendrawtransaction`); a refusal quotes the
+    /// node's own reason (Core's reject reason names the rule: `tx-size-small`, ...).
     pub fn offer(&mut self, txs: &[&Transaction]) -> Result<(), RegenError> {
         for tx in txs {
-            self.rpc
-                .call(
-                    "sendrawtransaction",
-                    json!([bip37_harness::hex::encode(tx.encode())]),
-                )
-                .map_err(|e| RegenError::Setup {
-                    detail: format!(
-                        "the node refused an offered transaction ({e}); Bitcoin Core needs \
-                         -acceptnonstdtxn=1 for the suite's anyone-can-spend coins"
-                    ),
-                })?;
+            let bytes = tx.encode();
+            match self.rpc.call(
+                "sendrawtransaction",
+                json!([bip37_harness::hex::encode(&bytes)]),
+            ) {
+                Ok(_) => {}
+                Err(RegenError::RpcCall { code, message, .. }) => {
+                    let mut txid = tx.txid();
+                    txid.reverse();
+                    return Err(RegenError::TxRefused {
+                        txid: bip37_harness::hex::encode(txid),
+                        bytes: tx.encode_without_witness().len(),
+                        reason: format!("RPC error {code}: {message}"),
+                    });
+                }
+                Err(e) => return Err(e),
+            }
         }
         Ok(())
+    }
+
+    /// Whether the node still answers RPC: false when it is gone (nothing listens, or no
+    /// answer in time), as after a crash.
+    pub fn alive(&mut self) -> bool {
+        !matches!(
+            self.rpc.call("getblockcount", json!([])),
+            Err(RegenError::RpcUnreachable { .. } | RegenError::RpcTimeout { .. })
+        )
     }
 
     /// Waits until `control` was told of every one of `txids`; an error names the timeout.

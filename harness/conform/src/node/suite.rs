@@ -4,7 +4,9 @@
 //! codes are those of `bip37-conform run`.
 
 use super::checks::{self, Check, CheckFile, Requires};
-use super::judge::{as_test, broke_down, judge, judge_family, not_run};
+use super::judge::{
+    as_test, broke_down, crashed, judge, judge_family, not_attempted, not_run, setup_refused,
+};
 use super::link::Link;
 use super::procedures::{self, families, Fixtures, Outcome};
 use crate::regen::chain::{self, Lock};
@@ -72,6 +74,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
             .unwrap_or_else(|| test_chain.magic(&subversion)),
         timeout: options.timeout,
         user_agent: same_node::user_agent(&token),
+        last_sent: Default::default(),
     };
     let first = Peer::connect(&config)?;
     same_node::check(
@@ -103,14 +106,31 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         token,
     };
     let mut fixtures = Fixtures::default();
+    // A funding the node refuses fails every check that spends the coins, each with the
+    // node's reason; the others still run.
+    let mut funding_refused = None;
     if selected
         .iter()
         .any(|c| applies(c) && c.requires == Requires::Bloom)
     {
-        fund(&mut link, &mut fixtures, &selected, log)?;
+        match fund(&mut link, &mut fixtures, &selected, log) {
+            Ok(()) => {}
+            Err(e) if setup_refused_by_node(&e) => funding_refused = Some(e),
+            Err(e) => return Err(e),
+        }
     }
     let mut results = Vec::with_capacity(selected.len());
+    // Set when the node stopped answering: the check it happened in is a crash, the rest are
+    // not run.
+    let mut crashed_in: Option<String> = None;
     for check in selected {
+        if let Some(during) = &crashed_in {
+            results.push(not_attempted(
+                check,
+                format!("not run: the node stopped answering during {during}"),
+            ));
+            continue;
+        }
         if !applies(check) {
             results.push(not_run(
                 check,
@@ -131,14 +151,28 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         let procedure = procedures::procedure(&check.id).ok_or_else(|| RegenError::Setup {
             detail: format!("no code for check {}", check.id),
         })?;
-        let result = match procedure(&mut link, &mut fixtures) {
-            Ok(Outcome::Trial(trial)) => judge(check, &file, trial, started.elapsed()),
-            Ok(Outcome::Family {
-                probes,
-                disagreements,
-            }) => judge_family(check, probes, &disagreements, started.elapsed()),
-            Err(e) if node_broke_down(&e) => broke_down(check, &e, started.elapsed()),
-            Err(e) => return Err(e),
+        let outcome = match (&funding_refused, check.requires) {
+            (Some(e), Requires::Bloom) => Err(RegenError::Setup {
+                detail: e.to_string(),
+            }),
+            _ => procedure(&mut link, &mut fixtures),
+        };
+        // A node that crashed can look like one that disconnected on purpose: whatever the
+        // check made of it, a node that no longer answers RPC crashed during this check.
+        let result = if !link.alive() {
+            crashed_in = Some(check.id.clone());
+            crashed(check, link.config.last_sent.get(), started.elapsed())
+        } else {
+            match outcome {
+                Ok(Outcome::Trial(trial)) => judge(check, &file, trial, started.elapsed()),
+                Ok(Outcome::Family {
+                    probes,
+                    disagreements,
+                }) => judge_family(check, probes, &disagreements, started.elapsed()),
+                Err(e) if node_broke_down(&e) => broke_down(check, &e, started.elapsed()),
+                Err(e) if setup_refused_by_node(&e) => setup_refused(check, &e, started.elapsed()),
+                Err(e) => return Err(e),
+            }
         };
         let _ = writeln!(
             log,
@@ -160,6 +194,15 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         missing_operations: Vec::new(),
         allow_empty: false,
     })
+}
+
+/// Errors that are the node refusing what a check sets up (a transaction, a block, an RPC
+/// call): that check fails with the node's reason, the run goes on.
+fn setup_refused_by_node(e: &RegenError) -> bool {
+    matches!(
+        e,
+        RegenError::TxRefused { .. } | RegenError::Setup { .. } | RegenError::RpcCall { .. }
+    )
 }
 
 /// Errors that are the node's answer to a check (no answer in time, a malformed message, a

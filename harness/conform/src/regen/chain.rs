@@ -35,6 +35,10 @@ const BLOCK_VERSION: u32 = 0x2000_0000;
 const MAX_NONCES: u32 = 10_000_000;
 /// The value of every output but the one that takes the remainder.
 pub const SMALL_VALUE: i64 = 1_000;
+/// Bitcoin Core refuses every transaction under 65 bytes without witness
+/// (`MIN_STANDARD_TX_NONWITNESS_SIZE`, src/policy/policy.h:37, `tx-size-small`) in every policy
+/// mode; btcd has the same rule (mempool/mempool.go:56).
+pub const MIN_TX_NONWITNESS_BYTES: usize = 65;
 
 /// How a coin is unlocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +82,9 @@ pub fn carrier_script(data: &[u8]) -> Vec<u8> {
 
 /// A transaction spending `coin` (with `push_in_script_sig` as the one scriptSig push of a
 /// [`Lock::DropTrue`] coin) to `scripts`: an `OP_RETURN` output gets nothing, the others but
-/// the first [`SMALL_VALUE`], and the first the rest (no fee: `regen` mines the blocks).
+/// the first [`SMALL_VALUE`], and the first the rest (no fee: `regen` mines the blocks). One
+/// that would be under [`MIN_TX_NONWITNESS_BYTES`] gets a last output of a bare `OP_RETURN`
+/// (10 bytes, value 0): standard null data, with no push a filter could match.
 pub fn spend(
     coin: &Coin,
     push_in_script_sig: Option<&[u8]>,
@@ -122,7 +128,7 @@ pub fn spend(
         });
     }
     outputs[0].value = coin.value - others;
-    Ok(Transaction::from(MutableTransaction {
+    let mut tx = MutableTransaction {
         version: 1,
         inputs: vec![TxIn {
             prevout: coin.outpoint,
@@ -132,7 +138,14 @@ pub fn spend(
         }],
         outputs,
         lock_time: 0,
-    }))
+    };
+    if Transaction::from(tx.clone()).encode_without_witness().len() < MIN_TX_NONWITNESS_BYTES {
+        tx.outputs.push(TxOut {
+            value: 0,
+            script_pubkey: vec![OP_RETURN],
+        });
+    }
+    Ok(Transaction::from(tx))
 }
 
 /// Mines a coinbase paying its whole subsidy to `OP_TRUE`, lets it mature under 100 empty
@@ -422,6 +435,13 @@ mod tests {
         assert_eq!(values, vec![1_000_000 - SMALL_VALUE, SMALL_VALUE, 0]);
         assert!(tx.inputs[0].script_sig.is_empty());
         assert!(spend(&coin, Some(&[1]), vec![vec![OP_TRUE]]).is_err());
+        // 61 bytes as asked (1 input, empty scriptSig, one OP_TRUE output): padded to 71.
+        let small = spend(&coin, None, vec![vec![OP_TRUE]]).unwrap();
+        assert_eq!(small.encode_without_witness().len(), 71);
+        assert_eq!(small.outputs[1].script_pubkey, vec![OP_RETURN]);
+        assert_eq!(small.outputs[1].value, 0);
+        let big = spend(&coin, None, vec![carrier_script(&[9; 20])]).unwrap();
+        assert_eq!(big.outputs.len(), 1, "84 bytes need no padding");
         assert!(spend(&coin, None, vec![]).is_err());
     }
 }

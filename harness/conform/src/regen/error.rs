@@ -69,6 +69,13 @@ pub enum RegenError {
     P2pProtocol { detail: String },
     /// The chain could not be set up (funds, mining, transaction acceptance).
     Setup { detail: String },
+    /// The node refused a transaction the suite offered (`sendrawtransaction`), one Bitcoin
+    /// Core accepts in every policy mode: the node's reason, quoted.
+    TxRefused {
+        txid: String,
+        bytes: usize,
+        reason: String,
+    },
     /// The committed vectors or record could not be read.
     Input { path: String, detail: String },
     /// No `--record` given, and no checkout to put it in.
@@ -197,6 +204,15 @@ impl fmt::Display for RegenError {
                 write!(f, "the node sent a malformed P2P message: {detail}")
             }
             RegenError::Setup { detail } => write!(f, "setting up the regtest chain: {detail}"),
+            RegenError::TxRefused {
+                txid,
+                bytes,
+                reason,
+            } => write!(
+                f,
+                "the node refused the offered transaction {txid} ({bytes} bytes without \
+                 witness): {reason}"
+            ),
             RegenError::Input { path, detail } => write!(f, "cannot read {path}: {detail}"),
             RegenError::NoRecordPath { searched_from } => write!(
                 f,

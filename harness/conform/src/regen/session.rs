@@ -100,6 +100,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
         magic,
         timeout: options.timeout,
         user_agent: same_node::user_agent(&same_node::run_token()),
+        last_sent: Default::default(),
     };
     let mut oracle = Oracle::connect(&config)?;
     let version = oracle.peer().node.clone();
