@@ -49,9 +49,14 @@ usage() {
 }
 
 # install VERSION: go install into a temporary directory, then move it into place, so that an
-# interrupted install leaves nothing that looks installed.
+# interrupted install leaves nothing that looks installed; under a lock of its own, so that
+# two runs (CI installs early in the background) build each version once.
 install() {
-    local dir="scripts/btcd/$1" tmp
+    local dir="scripts/btcd/$1" tmp lock
+    [ -x "$dir/btcd" ] && return 0
+    mkdir -p scripts/btcd
+    exec {lock}>"scripts/btcd/.lock-$1"
+    flock "$lock"
     [ -x "$dir/btcd" ] && return 0
     case " ${VERSIONS[*]} " in
     *" $1 "*) ;;
