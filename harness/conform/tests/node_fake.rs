@@ -1,8 +1,9 @@
 //! The whole node suite against a fake node, to hold the suite's own conduct (not a node's):
 //!
-//! - every transaction any check builds, offered to the mempool or mined in a block, is one
-//!   Bitcoin Core accepts whatever its policy flags: at least 65 bytes without witness
-//!   (`tx-size-small`). The list is what the suite itself sends, so a new check is covered;
+//! - every transaction any check builds, offered to the mempool or mined in a block, is at
+//!   least 65 bytes without witness (`tx-size-small`, in every policy mode), and every one it
+//!   offers to a mempool is standard (Core's default policy, [`core_policy`]). The list is
+//!   what the suite itself sends, so a new check is covered;
 //! - a node that refuses one setup transaction fails that check alone, with the node's reason
 //!   (not a guess about `-acceptnonstdtxn`), and the run goes on to a full report;
 //! - a node that crashes (its RPC and P2P ports close) fails the check it was in as a crash,
@@ -13,6 +14,7 @@
 //! announces nothing and serves no filtered block, so most checks fail or time out, which is
 //! beside the point here.
 
+mod core_policy;
 mod regen_fakes;
 
 use bip37_conform::node::suite::{run, Options};
@@ -22,6 +24,7 @@ use bip37_reference::tx::Transaction;
 use bip37_reference::Block;
 use regen_fakes::*;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -225,7 +228,7 @@ fn result<'a>(run: &'a Run, id: &str) -> &'a bip37_harness::runner::TestResult {
 }
 
 #[test]
-fn every_transaction_the_suite_builds_is_at_least_65_bytes_without_witness() {
+fn every_transaction_the_suite_builds_is_one_core_accepts() {
     let fake = fake(None, None);
     let run = suite(&fake, &[]);
     let checks = bip37_conform::node::checks::checks().unwrap().checks.len();
@@ -240,6 +243,20 @@ fn every_transaction_the_suite_builds_is_at_least_65_bytes_without_witness() {
                 bytes >= 65,
                 "an {kind} transaction of {bytes} bytes without witness: Core refuses it \
                  (tx-size-small): {}",
+                bip37_harness::hex::encode(tx.encode())
+            );
+        }
+    }
+    let known: HashMap<[u8; 32], Transaction> = chain
+        .mined
+        .iter()
+        .chain(&chain.offered)
+        .map(|tx| (tx.txid(), tx.clone()))
+        .collect();
+    for tx in &chain.offered {
+        if let Some(why) = core_policy::refusal(tx, &known) {
+            panic!(
+                "an offered transaction Core refuses under its default policy ({why}): {}",
                 bip37_harness::hex::encode(tx.encode())
             );
         }

@@ -36,8 +36,11 @@ const MAX_INV_ENTRIES: u64 = 50_000;
 pub struct Link {
     pub rpc: RpcClient,
     pub config: PeerConfig,
-    /// Funded coins not spent yet.
+    /// Funded coins not spent yet, for blocks the suite mines (`OP_TRUE`: no scriptSig).
     pub coins: Vec<Coin>,
+    /// Funded P2SH coins not spent yet, for the transactions offered to the mempool: standard
+    /// in Bitcoin Core whatever its policy flags ([`chain::P2SH_TRUE`]).
+    pub relay_coins: Vec<Coin>,
     /// The longest wait for an announcement a conforming node must make.
     pub announce_timeout: Duration,
     /// The time given after the control was told, before absence is concluded.
@@ -82,10 +85,10 @@ impl Link {
         Ok(any)
     }
 
-    /// A transaction that spends a funded coin to `script` (value less [`FEE`]).
+    /// A transaction that spends a funded P2SH coin to `script` (value less [`FEE`]).
     pub fn pay_to(&mut self, script: Vec<u8>) -> Result<Transaction, RegenError> {
-        let coin = chain::take_coin(&mut self.coins)?;
-        spend_with_fee(&coin, script)
+        let coin = chain::take_coin(&mut self.relay_coins)?;
+        spend_with_fee(&coin, &chain::P2SH_TRUE, script)
     }
 
     /// Offers `txs` to the node's mempool in order (`sendrawtransaction`); a refusal quotes the
@@ -169,16 +172,20 @@ impl Link {
     }
 }
 
-/// `coin` spent to `script` with [`FEE`] left to the miner.
-pub fn spend_with_fee(coin: &Coin, script: Vec<u8>) -> Result<Transaction, RegenError> {
+/// The P2SH `coin` (redeem script `redeem`) spent to `script` with [`FEE`] left to the miner.
+pub fn spend_with_fee(
+    coin: &Coin,
+    redeem: &[u8],
+    script: Vec<u8>,
+) -> Result<Transaction, RegenError> {
     let less = Coin {
         value: coin.value - FEE,
         ..*coin
     };
-    chain::spend(&less, None, vec![script])
+    chain::spend(&less, Some(redeem), vec![script])
 }
 
-/// Output `vout` of `tx`, as a coin spent with an empty scriptSig.
+/// Output `vout` of `tx`, a P2SH output, as a coin.
 pub fn output_coin(tx: &Transaction, vout: u32) -> Coin {
     Coin {
         outpoint: OutPoint {
@@ -186,7 +193,7 @@ pub fn output_coin(tx: &Transaction, vout: u32) -> Coin {
             vout,
         },
         value: tx.outputs[vout as usize].value,
-        lock: Lock::OpTrue,
+        lock: Lock::P2sh,
     }
 }
 

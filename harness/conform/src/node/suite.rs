@@ -22,9 +22,11 @@ use bip37_harness::vectors::LoadedTest;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// Coins the relay and single-block checks spend (15 relay transactions, 3 in the block), with
-/// room to spare.
-const PLAIN_COINS: usize = 24;
+/// Coins the single-block checks spend (3 in the block), with room to spare.
+const PLAIN_COINS: usize = 8;
+/// P2SH coins the relay and mempool checks offer (15 transactions; a child spends its parent),
+/// with room to spare.
+const RELAY_COINS: usize = 20;
 
 /// What a run needs.
 #[derive(Debug, Clone)]
@@ -101,6 +103,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         rpc,
         config,
         coins: Vec::new(),
+        relay_coins: Vec::new(),
         announce_timeout: options.announce_timeout,
         settle: options.settle,
         token,
@@ -233,15 +236,15 @@ fn fund(
         })?;
     }
     let (plain, one_push) = families::coins_needed(&ids, &fixtures.families.tests);
-    let coins = chain::fund(&mut link.rpc, plain + PLAIN_COINS, one_push)?;
-    let (plain, one_push): (Vec<_>, Vec<_>) =
-        coins.into_iter().partition(|c| c.lock == Lock::OpTrue);
+    let coins = chain::fund(&mut link.rpc, plain + PLAIN_COINS, one_push, RELAY_COINS)?;
     let _ = writeln!(
         log,
         "node: funded {} coins from a fresh coinbase",
-        plain.len() + one_push.len()
+        coins.len()
     );
-    link.coins = plain;
-    fixtures.families.one_push = one_push;
+    let of = |lock: Lock| coins.iter().filter(|c| c.lock == lock).copied().collect();
+    link.coins = of(Lock::OpTrue);
+    link.relay_coins = of(Lock::P2sh);
+    fixtures.families.one_push = of(Lock::DropTrue);
     Ok(())
 }

@@ -47,6 +47,29 @@ pub enum Lock {
     OpTrue,
     /// `OP_DROP OP_TRUE`: a scriptSig of exactly one push.
     DropTrue,
+    /// Pay-to-script-hash: a scriptSig of exactly one push, the redeem script. A standard
+    /// output and a standard input in Bitcoin Core whatever its policy flags (the coins the node
+    /// suite offers to a mempool, [`P2SH_TRUE`]).
+    P2sh,
+}
+
+/// The redeem script of the anyone-can-spend P2SH coins: `OP_TRUE`.
+pub const P2SH_TRUE: [u8; 1] = [OP_TRUE];
+
+/// RIPEMD-160 of SHA-256: what a P2SH output commits to.
+pub fn hash160(data: &[u8]) -> [u8; 20] {
+    use ripemd::Digest;
+    let sha = bip37_reference::sha256::sha256(data);
+    ripemd::Ripemd160::digest(sha).into()
+}
+
+/// `OP_HASH160 <hash160(redeem)> OP_EQUAL`: the P2SH output of `redeem`, whose one data push
+/// (the 20-byte hash) is what a filter matches.
+pub fn p2sh(redeem: &[u8]) -> Vec<u8> {
+    let mut script = vec![0xa9];
+    script.extend(push(&hash160(redeem)));
+    script.push(0x87);
+    script
 }
 
 /// An output `regen` can spend.
@@ -97,7 +120,7 @@ pub fn spend(
     }
     let script_sig = match (coin.lock, push_in_script_sig) {
         (Lock::OpTrue, None) => Vec::new(),
-        (Lock::DropTrue, Some(data)) => push(data),
+        (Lock::DropTrue, Some(data)) | (Lock::P2sh, Some(data)) => push(data),
         (lock, _) => {
             return Err(RegenError::Setup {
                 detail: format!(
@@ -149,16 +172,17 @@ pub fn spend(
 }
 
 /// Mines a coinbase paying its whole subsidy to `OP_TRUE`, lets it mature under 100 empty
-/// blocks, and splits it into `op_true` coins of [`Lock::OpTrue`] and `drop_true` of
-/// [`Lock::DropTrue`].
+/// blocks, and splits it into `op_true` coins of [`Lock::OpTrue`], `drop_true` of
+/// [`Lock::DropTrue`] and `p2sh_true` of [`Lock::P2sh`] (redeem script [`P2SH_TRUE`]).
 pub fn fund(
     rpc: &mut RpcClient,
     op_true: usize,
     drop_true: usize,
+    p2sh_true: usize,
 ) -> Result<Vec<Coin>, RegenError> {
     let tip = Tip::fetch(rpc)?;
     let subsidy = subsidy(TestChain::of(rpc)?, tip.height + 1);
-    let count = (op_true + drop_true) as i64;
+    let count = (op_true + drop_true + p2sh_true) as i64;
     if subsidy < count * 100 * SMALL_VALUE {
         return Err(RegenError::Setup {
             detail: format!(
@@ -174,6 +198,7 @@ pub fn fund(
     }
     let mut scripts = vec![vec![OP_TRUE]; op_true];
     scripts.extend(vec![DROP_TRUE.to_vec(); drop_true]);
+    scripts.extend(vec![p2sh(&P2SH_TRUE); p2sh_true]);
     let each = subsidy / count.max(1);
     let split = Transaction::from(MutableTransaction {
         version: 1,
@@ -201,10 +226,10 @@ pub fn fund(
         .map(|vout| Coin {
             outpoint: OutPoint { txid, vout },
             value: each,
-            lock: if (vout as usize) < op_true {
-                Lock::OpTrue
-            } else {
-                Lock::DropTrue
+            lock: match vout as usize {
+                v if v < op_true => Lock::OpTrue,
+                v if v < op_true + drop_true => Lock::DropTrue,
+                _ => Lock::P2sh,
             },
         })
         .collect())
@@ -382,6 +407,18 @@ fn mine_with_subsidy(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn p2sh_commits_to_the_hash160_of_the_redeem_script() {
+        // hash160(OP_TRUE), as Bitcoin Core's `decodescript 51` gives its p2sh address's hash.
+        assert_eq!(
+            bip37_harness::hex::encode(hash160(&P2SH_TRUE)),
+            "da1745e9b549bd0bfa1a569971c77eba30cd5a4b"
+        );
+        let script = p2sh(&P2SH_TRUE);
+        assert_eq!(script.len(), 23);
+        assert_eq!((script[0], script[1], script[22]), (0xa9, 20, 0x87));
+    }
 
     #[test]
     fn heights_are_script_numbers() {

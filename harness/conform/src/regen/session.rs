@@ -134,7 +134,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     let from_vectors = bit_probes.len();
     bit_probes.extend(bits::sweep());
     let plain_count = bit_probes.len() + places::OP_TRUE_COINS + update::OP_TRUE_COINS;
-    let coins = chain::fund(&mut rpc, plain_count, places::DROP_TRUE_COINS)?;
+    let coins = chain::fund(&mut rpc, plain_count, places::DROP_TRUE_COINS, 0)?;
     let (mut plain, mut one_push): (Vec<_>, Vec<_>) = coins
         .into_iter()
         .partition(|c| c.lock == chain::Lock::OpTrue);
