@@ -122,4 +122,18 @@ mod tests {
         assert_eq!(TestChain::Simnet.halving_interval(), 210_000);
         assert_eq!(TestChain::Regtest.halving_interval(), 150);
     }
+
+    #[test]
+    fn a_missing_method_is_told_from_a_failing_one() {
+        let call = |code, message: &str| RegenError::RpcCall {
+            method: "getnetworkinfo".into(),
+            code,
+            message: message.into(),
+        };
+        // btcd's answer to getnetworkinfo, and JSON-RPC's unknown method (btcd's listbanned).
+        assert!(call(-1, "Command unimplemented").is_unimplemented());
+        assert!(call(-32601, "Method not found").is_unimplemented());
+        assert!(!call(-1, "database is locked").is_unimplemented());
+        assert!(!call(-26, "tx-size-small").is_unimplemented());
+    }
 }
