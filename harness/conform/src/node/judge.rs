@@ -259,8 +259,9 @@ pub fn setup_refused(
 /// last message the suite sent before it.
 pub fn crashed(check: &Check, last_sent: Option<String>, duration: Duration) -> TestResult {
     let detail = format!(
-        "the node stopped answering RPC during this check; the last message sent to it: {}",
-        last_sent.unwrap_or_else(|| "none (it stopped during the check's RPC setup)".into())
+        "the node stopped answering RPC during this check; the last P2P message the suite sent \
+         it: {}",
+        last_sent.unwrap_or_else(|| "none yet".into())
     );
     TestResult {
         test: as_test(check, Vec::new(), None),
