@@ -56,12 +56,7 @@ usage() {
 # interrupted install leaves nothing that looks installed; under a lock of its own, so that
 # two runs (CI installs early in the background) build each version once.
 install() {
-    local dir="scripts/btcd/$1" tmp lock
-    [ -x "$dir/btcd" ] && return 0
-    mkdir -p scripts/btcd
-    exec {lock}>"scripts/btcd/.lock-$1"
-    flock "$lock"
-    [ -x "$dir/btcd" ] && return 0
+    local dir="scripts/btcd/$1"
     case " ${VERSIONS[*]} " in
     *" $1 "*) ;;
     *)
@@ -69,15 +64,21 @@ install() {
         return 2
         ;;
     esac
-    echo "btcd-node: installing btcd v$1 into $dir (go install)" >&2
+    [ -x "$dir/btcd" ] && return 0
     mkdir -p scripts/btcd
-    tmp=$(mktemp -d scripts/btcd/.install-XXXXXX)
-    if ! GOBIN="$PWD/$tmp" GOFLAGS=-buildvcs=false go install "github.com/btcsuite/btcd@v$1" >&2; then
-        rm -rf "$tmp"
-        return 1
-    fi
-    rm -rf "$dir"
-    mv "$tmp" "$dir"
+    # The lock is held by this subshell only: released when the install ends.
+    (
+        flock 9
+        [ -x "$dir/btcd" ] && exit 0
+        echo "btcd-node: installing btcd v$1 into $dir (go install)" >&2
+        tmp=$(mktemp -d scripts/btcd/.install-XXXXXX)
+        if ! GOBIN="$PWD/$tmp" GOFLAGS=-buildvcs=false go install "github.com/btcsuite/btcd@v$1" >&2; then
+            rm -rf "$tmp"
+            exit 1
+        fi
+        rm -rf "$dir"
+        mv "$tmp" "$dir"
+    ) 9>"scripts/btcd/.lock-$1"
 }
 
 if [ "${1:-}" = "--install" ]; then
