@@ -22,6 +22,7 @@ use bip37_conform::regen::message::{read_message, Message};
 use bip37_conform::regen::peer::{Peer, PeerConfig, USER_AGENT};
 use bip37_conform::regen::rpc::{RpcClient, RpcConfig};
 use bip37_conform::regen::session::regtest_magic;
+use bip37_conform::regen::tls::RpcTls;
 use bip37_harness::runner::{Run, Selection, State};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -56,6 +57,8 @@ fn node() -> Node {
         user: var("BIP37_REGEN_RPC_USER").unwrap_or_default(),
         password: var("BIP37_REGEN_RPC_PASSWORD").unwrap_or_default(),
         timeout: Duration::from_secs(120),
+        tls: var("BIP37_REGEN_RPC_CERT")
+            .map(|cert| RpcTls::trusting(std::path::Path::new(&cert)).unwrap()),
     };
     let info = RpcClient::new(rpc.clone())
         .call("getnetworkinfo", serde_json::json!([]))
@@ -137,6 +140,7 @@ fn spy(node: &Node, clients: Clients) {
         magic: node.magic,
         timeout: Duration::from_secs(30),
         user_agent: USER_AGENT.into(),
+        last_sent: Default::default(),
     };
     let mut peer = Peer::connect_relaying(&config, true).unwrap();
     let magic = node.magic;

@@ -9,6 +9,7 @@
 use bip37_conform::regen::record::ProbeRecord;
 use bip37_conform::regen::rpc::RpcConfig;
 use bip37_conform::regen::session::{run, Options};
+use bip37_conform::regen::tls::RpcTls;
 use bip37_conform::regen::RegenError;
 use serde_json::json;
 use std::path::PathBuf;
@@ -25,6 +26,8 @@ fn options(record: PathBuf, check: bool) -> Options {
             user: var("BIP37_REGEN_RPC_USER").unwrap_or_default(),
             password: var("BIP37_REGEN_RPC_PASSWORD").unwrap_or_default(),
             timeout: Duration::from_secs(120),
+            tls: var("BIP37_REGEN_RPC_CERT")
+                .map(|cert| RpcTls::trusting(std::path::Path::new(&cert)).unwrap()),
         },
         p2p,
         magic: None,

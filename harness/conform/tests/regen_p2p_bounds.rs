@@ -27,6 +27,7 @@ fn config(address: String) -> PeerConfig {
         magic: MAGIC,
         timeout: TIMEOUT,
         user_agent: USER_AGENT.into(),
+        last_sent: Default::default(),
     }
 }
 

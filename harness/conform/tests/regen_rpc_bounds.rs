@@ -30,6 +30,7 @@ fn call(script: impl FnOnce(TcpStream) + Send + 'static) -> RegenError {
         user: "u".into(),
         password: "p".into(),
         timeout: TIMEOUT,
+        tls: None,
     });
     client.call("getblockcount", json!([])).unwrap_err()
 }

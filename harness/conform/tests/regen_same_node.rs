@@ -59,6 +59,7 @@ fn options(rpc: String, p2p: String, record: PathBuf) -> Options {
             user: "u".into(),
             password: "p".into(),
             timeout: TIMEOUT,
+            tls: None,
         },
         p2p,
         magic: None,

@@ -223,6 +223,57 @@ pub fn broke_down(
     }
 }
 
+/// A check not attempted because the node stopped answering before it.
+pub fn not_attempted(check: &Check, why: String) -> TestResult {
+    TestResult {
+        state: State::NotRun,
+        answer: Answer::Fault(Fault::Crash(why.clone())),
+        ..not_run(check, why)
+    }
+}
+
+/// A check whose setup the node refused (a transaction Bitcoin Core accepts, a block, an RPC
+/// call): it fails alone, as a rejection of something valid, with the node's reason; the run
+/// goes on.
+pub fn setup_refused(
+    check: &Check,
+    error: &crate::regen::RegenError,
+    duration: Duration,
+) -> TestResult {
+    let reason = error.to_string();
+    TestResult {
+        test: as_test(check, Vec::new(), None),
+        state: State::RejectedValid,
+        answer: Answer::Rejected(bip37_harness::implementation::Rejection {
+            stage: None,
+            message: reason.clone(),
+        }),
+        message: format!("the check's setup failed: {reason}"),
+        difference: None,
+        diagnosis: None,
+        duration,
+    }
+}
+
+/// The check during which the node stopped answering (its RPC is gone): a crash, naming the
+/// last message the suite sent before it.
+pub fn crashed(check: &Check, last_sent: Option<String>, duration: Duration) -> TestResult {
+    let detail = format!(
+        "the node stopped answering RPC during this check; the last P2P message the suite sent \
+         it: {}",
+        last_sent.unwrap_or_else(|| "none yet".into())
+    );
+    TestResult {
+        test: as_test(check, Vec::new(), None),
+        state: State::Crash,
+        answer: Answer::Fault(Fault::Crash(detail.clone())),
+        message: detail,
+        difference: None,
+        diagnosis: None,
+        duration,
+    }
+}
+
 fn flag_classes(check: &Check, notes: &CheckFile) -> String {
     check
         .flags

@@ -18,7 +18,7 @@ use crate::regen::rpc::RpcClient;
 use bip37_reference::compact_size;
 use bip37_reference::sha256::Hash256;
 use bip37_reference::tx::{OutPoint, Transaction};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -36,8 +36,11 @@ const MAX_INV_ENTRIES: u64 = 50_000;
 pub struct Link {
     pub rpc: RpcClient,
     pub config: PeerConfig,
-    /// Funded coins not spent yet.
+    /// Funded coins not spent yet, for blocks the suite mines (`OP_TRUE`: no scriptSig).
     pub coins: Vec<Coin>,
+    /// Funded P2SH coins not spent yet, for the transactions offered to the mempool: standard
+    /// in Bitcoin Core whatever its policy flags ([`chain::P2SH_TRUE`]).
+    pub relay_coins: Vec<Coin>,
     /// The longest wait for an announcement a conforming node must make.
     pub announce_timeout: Duration,
     /// The time given after the control was told, before absence is concluded.
@@ -72,38 +75,54 @@ impl Link {
         Ok(peer.barrier()? != Reply::Disconnected)
     }
 
-    /// Whether 127.0.0.1 is banned now (then the bans are cleared for the next check).
+    /// Whether 127.0.0.1 is banned now (then the bans are cleared for the next check); false
+    /// for a node without a ban list RPC (btcd, run with --nobanning).
     pub fn banned(&mut self) -> Result<bool, RegenError> {
-        let banned = self.rpc.call("listbanned", json!([]))?;
-        let any = banned.as_array().is_some_and(|a| !a.is_empty());
+        let any = crate::regen::network::banned(&mut self.rpc)?.is_some_and(|a| !a.is_empty());
         if any {
             self.rpc.call("clearbanned", json!([]))?;
         }
         Ok(any)
     }
 
-    /// A transaction that spends a funded coin to `script` (value less [`FEE`]).
+    /// A transaction that spends a funded P2SH coin to `script` (value less [`FEE`]).
     pub fn pay_to(&mut self, script: Vec<u8>) -> Result<Transaction, RegenError> {
-        let coin = chain::take_coin(&mut self.coins)?;
-        spend_with_fee(&coin, script)
+        let coin = chain::take_coin(&mut self.relay_coins)?;
+        spend_with_fee(&coin, &chain::P2SH_TRUE, script)
     }
 
-    /// Offers `txs` to the node's mempool in order (`sendrawtransaction`).
+    /// Offers `txs` to the node's mempool in order (`sendrawtransaction`); a refusal quotes the
+    /// node's own reason (Core's reject reason names the rule: `tx-size-small`, ...).
     pub fn offer(&mut self, txs: &[&Transaction]) -> Result<(), RegenError> {
         for tx in txs {
-            self.rpc
-                .call(
-                    "sendrawtransaction",
-                    json!([bip37_harness::hex::encode(tx.encode())]),
-                )
-                .map_err(|e| RegenError::Setup {
-                    detail: format!(
-                        "the node refused an offered transaction ({e}); Bitcoin Core needs \
-                         -acceptnonstdtxn=1 for the suite's anyone-can-spend coins"
-                    ),
-                })?;
+            let bytes = tx.encode();
+            match self.rpc.call(
+                "sendrawtransaction",
+                json!([bip37_harness::hex::encode(&bytes)]),
+            ) {
+                Ok(_) => {}
+                Err(RegenError::RpcCall { code, message, .. }) => {
+                    let mut txid = tx.txid();
+                    txid.reverse();
+                    return Err(RegenError::TxRefused {
+                        txid: bip37_harness::hex::encode(txid),
+                        bytes: tx.encode_without_witness().len(),
+                        reason: format!("RPC error {code}: {message}"),
+                    });
+                }
+                Err(e) => return Err(e),
+            }
         }
         Ok(())
+    }
+
+    /// Whether the node still answers RPC: false when it is gone (nothing listens, or no
+    /// answer in time), as after a crash.
+    pub fn alive(&mut self) -> bool {
+        !matches!(
+            self.rpc.call("getblockcount", json!([])),
+            Err(RegenError::RpcUnreachable { .. } | RegenError::RpcTimeout { .. })
+        )
     }
 
     /// Waits until `control` was told of every one of `txids`; an error names the timeout.
@@ -153,16 +172,20 @@ impl Link {
     }
 }
 
-/// `coin` spent to `script` with [`FEE`] left to the miner.
-pub fn spend_with_fee(coin: &Coin, script: Vec<u8>) -> Result<Transaction, RegenError> {
+/// The P2SH `coin` (redeem script `redeem`) spent to `script` with [`FEE`] left to the miner.
+pub fn spend_with_fee(
+    coin: &Coin,
+    redeem: &[u8],
+    script: Vec<u8>,
+) -> Result<Transaction, RegenError> {
     let less = Coin {
         value: coin.value - FEE,
         ..*coin
     };
-    chain::spend(&less, None, vec![script])
+    chain::spend(&less, Some(redeem), vec![script])
 }
 
-/// Output `vout` of `tx`, as a coin spent with an empty scriptSig.
+/// Output `vout` of `tx`, a P2SH output, as a coin.
 pub fn output_coin(tx: &Transaction, vout: u32) -> Coin {
     Coin {
         outpoint: OutPoint {
@@ -170,7 +193,7 @@ pub fn output_coin(tx: &Transaction, vout: u32) -> Coin {
             vout,
         },
         value: tx.outputs[vout as usize].value,
-        lock: Lock::OpTrue,
+        lock: Lock::P2sh,
     }
 }
 
@@ -243,12 +266,10 @@ pub fn inv_txids(message: &Message) -> Result<Vec<Hash256>, RegenError> {
 
 /// The node's services as `getnetworkinfo` reports them, for messages.
 pub fn local_services(rpc: &mut RpcClient) -> Result<String, RegenError> {
-    let info = rpc.call("getnetworkinfo", json!([]))?;
+    let info = crate::regen::network::network_info(rpc)?;
     Ok(info
-        .get("localservices")
-        .and_then(Value::as_str)
-        .unwrap_or("?")
-        .to_string())
+        .services
+        .map_or_else(|| "?".to_string(), |s| format!("{s:016x}")))
 }
 
 #[cfg(test)]

@@ -4,26 +4,29 @@
 //! codes are those of `bip37-conform run`.
 
 use super::checks::{self, Check, CheckFile, Requires};
-use super::judge::{as_test, broke_down, judge, judge_family, not_run};
+use super::judge::{
+    as_test, broke_down, crashed, judge, judge_family, not_attempted, not_run, setup_refused,
+};
 use super::link::Link;
 use super::procedures::{self, families, Fixtures, Outcome};
 use crate::regen::chain::{self, Lock};
 use crate::regen::error::RegenError;
+use crate::regen::network::{network_info, TestChain};
 use crate::regen::payloads::NODE_BLOOM;
 use crate::regen::peer::{Peer, PeerConfig};
 use crate::regen::rpc::{RpcClient, RpcConfig};
 use crate::regen::same_node;
-use crate::regen::session::regtest_magic;
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::{Run, Selection};
 use bip37_harness::vectors::LoadedTest;
-use serde_json::{json, Value};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// Coins the relay and single-block checks spend (15 relay transactions, 3 in the block), with
-/// room to spare.
-const PLAIN_COINS: usize = 24;
+/// Coins the single-block checks spend (3 in the block), with room to spare.
+const PLAIN_COINS: usize = 8;
+/// P2SH coins the relay and mempool checks offer (15 transactions; a child spends its parent),
+/// with room to spare.
+const RELAY_COINS: usize = 20;
 
 /// What a run needs.
 #[derive(Debug, Clone)]
@@ -63,19 +66,17 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         .filter_map(|t| file.checks.iter().find(|c| c.id == t.case.id))
         .collect();
     let mut rpc = RpcClient::new(options.rpc.clone());
-    chain::require_regtest(&mut rpc)?;
-    let info = rpc.call("getnetworkinfo", json!([]))?;
-    let subversion = info
-        .get("subversion")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
+    let test_chain = TestChain::of(&mut rpc)?;
+    let subversion = network_info(&mut rpc)?.subversion;
     let token = same_node::run_token();
     let config = PeerConfig {
         address: options.p2p.clone(),
-        magic: options.magic.unwrap_or_else(|| regtest_magic(&subversion)),
+        magic: options
+            .magic
+            .unwrap_or_else(|| test_chain.magic(&subversion)),
         timeout: options.timeout,
         user_agent: same_node::user_agent(&token),
+        last_sent: Default::default(),
     };
     let first = Peer::connect(&config)?;
     same_node::check(
@@ -102,19 +103,37 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         rpc,
         config,
         coins: Vec::new(),
+        relay_coins: Vec::new(),
         announce_timeout: options.announce_timeout,
         settle: options.settle,
         token,
     };
     let mut fixtures = Fixtures::default();
+    // A funding the node refuses fails every check that spends the coins, each with the
+    // node's reason; the others still run.
+    let mut funding_refused = None;
     if selected
         .iter()
         .any(|c| applies(c) && c.requires == Requires::Bloom)
     {
-        fund(&mut link, &mut fixtures, &selected, log)?;
+        match fund(&mut link, &mut fixtures, &selected, log) {
+            Ok(()) => {}
+            Err(e) if setup_refused_by_node(&e) => funding_refused = Some(e),
+            Err(e) => return Err(e),
+        }
     }
     let mut results = Vec::with_capacity(selected.len());
+    // Set when the node stopped answering: the check it happened in is a crash, the rest are
+    // not run.
+    let mut crashed_in: Option<String> = None;
     for check in selected {
+        if let Some(during) = &crashed_in {
+            results.push(not_attempted(
+                check,
+                format!("not run: the node stopped answering during {during}"),
+            ));
+            continue;
+        }
         if !applies(check) {
             results.push(not_run(
                 check,
@@ -135,14 +154,28 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         let procedure = procedures::procedure(&check.id).ok_or_else(|| RegenError::Setup {
             detail: format!("no code for check {}", check.id),
         })?;
-        let result = match procedure(&mut link, &mut fixtures) {
-            Ok(Outcome::Trial(trial)) => judge(check, &file, trial, started.elapsed()),
-            Ok(Outcome::Family {
-                probes,
-                disagreements,
-            }) => judge_family(check, probes, &disagreements, started.elapsed()),
-            Err(e) if node_broke_down(&e) => broke_down(check, &e, started.elapsed()),
-            Err(e) => return Err(e),
+        let outcome = match (&funding_refused, check.requires) {
+            (Some(e), Requires::Bloom) => Err(RegenError::Setup {
+                detail: e.to_string(),
+            }),
+            _ => procedure(&mut link, &mut fixtures),
+        };
+        // A node that crashed can look like one that disconnected on purpose: whatever the
+        // check made of it, a node that no longer answers RPC crashed during this check.
+        let result = if !link.alive() {
+            crashed_in = Some(check.id.clone());
+            crashed(check, link.config.last_sent.get(), started.elapsed())
+        } else {
+            match outcome {
+                Ok(Outcome::Trial(trial)) => judge(check, &file, trial, started.elapsed()),
+                Ok(Outcome::Family {
+                    probes,
+                    disagreements,
+                }) => judge_family(check, probes, &disagreements, started.elapsed()),
+                Err(e) if node_broke_down(&e) => broke_down(check, &e, started.elapsed()),
+                Err(e) if setup_refused_by_node(&e) => setup_refused(check, &e, started.elapsed()),
+                Err(e) => return Err(e),
+            }
         };
         let _ = writeln!(
             log,
@@ -164,6 +197,15 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         missing_operations: Vec::new(),
         allow_empty: false,
     })
+}
+
+/// Errors that are the node refusing what a check sets up (a transaction, a block, an RPC
+/// call): that check fails with the node's reason, the run goes on.
+fn setup_refused_by_node(e: &RegenError) -> bool {
+    matches!(
+        e,
+        RegenError::TxRefused { .. } | RegenError::Setup { .. } | RegenError::RpcCall { .. }
+    )
 }
 
 /// Errors that are the node's answer to a check (no answer in time, a malformed message, a
@@ -194,15 +236,15 @@ fn fund(
         })?;
     }
     let (plain, one_push) = families::coins_needed(&ids, &fixtures.families.tests);
-    let coins = chain::fund(&mut link.rpc, plain + PLAIN_COINS, one_push)?;
-    let (plain, one_push): (Vec<_>, Vec<_>) =
-        coins.into_iter().partition(|c| c.lock == Lock::OpTrue);
+    let coins = chain::fund(&mut link.rpc, plain + PLAIN_COINS, one_push, RELAY_COINS)?;
     let _ = writeln!(
         log,
         "node: funded {} coins from a fresh coinbase",
-        plain.len() + one_push.len()
+        coins.len()
     );
-    link.coins = plain;
-    fixtures.families.one_push = one_push;
+    let of = |lock: Lock| coins.iter().filter(|c| c.lock == lock).copied().collect();
+    link.coins = of(Lock::OpTrue);
+    link.relay_coins = of(Lock::P2sh);
+    fixtures.families.one_push = of(Lock::DropTrue);
     Ok(())
 }

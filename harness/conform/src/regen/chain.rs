@@ -10,6 +10,7 @@
 //! transaction carries no tested data besides what the probe puts there.
 
 use super::error::RegenError;
+use super::network::TestChain;
 use super::rpc::RpcClient;
 use bip37_harness::scripts::push;
 use bip37_reference::block::merkle_root;
@@ -26,8 +27,6 @@ pub const OP_RETURN: u8 = 0x6a;
 pub const DROP_TRUE: [u8; 2] = [0x75, 0x51];
 /// Blocks a coinbase needs on top of it before it can be spent.
 const COINBASE_MATURITY: u64 = 100;
-/// Blocks between halvings of the subsidy on regtest (Bitcoin Core and Bitcoin SV).
-const REGTEST_HALVING_INTERVAL: u64 = 150;
 /// The subsidy of the first blocks: 50 coins.
 const INITIAL_SUBSIDY: i64 = 50 * 100_000_000;
 /// The block version `regen` mines (version bits, no deployment signalled).
@@ -36,6 +35,10 @@ const BLOCK_VERSION: u32 = 0x2000_0000;
 const MAX_NONCES: u32 = 10_000_000;
 /// The value of every output but the one that takes the remainder.
 pub const SMALL_VALUE: i64 = 1_000;
+/// Bitcoin Core refuses every transaction under 65 bytes without witness
+/// (`MIN_STANDARD_TX_NONWITNESS_SIZE`, src/policy/policy.h:37, `tx-size-small`) in every policy
+/// mode; btcd has the same rule (mempool/mempool.go:56).
+pub const MIN_TX_NONWITNESS_BYTES: usize = 65;
 
 /// How a coin is unlocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +47,29 @@ pub enum Lock {
     OpTrue,
     /// `OP_DROP OP_TRUE`: a scriptSig of exactly one push.
     DropTrue,
+    /// Pay-to-script-hash: a scriptSig of exactly one push, the redeem script. A standard
+    /// output and a standard input in Bitcoin Core whatever its policy flags (the coins the node
+    /// suite offers to a mempool, [`P2SH_TRUE`]).
+    P2sh,
+}
+
+/// The redeem script of the anyone-can-spend P2SH coins: `OP_TRUE`.
+pub const P2SH_TRUE: [u8; 1] = [OP_TRUE];
+
+/// RIPEMD-160 of SHA-256: what a P2SH output commits to.
+pub fn hash160(data: &[u8]) -> [u8; 20] {
+    use ripemd::Digest;
+    let sha = bip37_reference::sha256::sha256(data);
+    ripemd::Ripemd160::digest(sha).into()
+}
+
+/// `OP_HASH160 <hash160(redeem)> OP_EQUAL`: the P2SH output of `redeem`, whose one data push
+/// (the 20-byte hash) is what a filter matches.
+pub fn p2sh(redeem: &[u8]) -> Vec<u8> {
+    let mut script = vec![0xa9];
+    script.extend(push(&hash160(redeem)));
+    script.push(0x87);
+    script
 }
 
 /// An output `regen` can spend.
@@ -79,7 +105,9 @@ pub fn carrier_script(data: &[u8]) -> Vec<u8> {
 
 /// A transaction spending `coin` (with `push_in_script_sig` as the one scriptSig push of a
 /// [`Lock::DropTrue`] coin) to `scripts`: an `OP_RETURN` output gets nothing, the others but
-/// the first [`SMALL_VALUE`], and the first the rest (no fee: `regen` mines the blocks).
+/// the first [`SMALL_VALUE`], and the first the rest (no fee: `regen` mines the blocks). One
+/// that would be under [`MIN_TX_NONWITNESS_BYTES`] gets a last output of a bare `OP_RETURN`
+/// (10 bytes, value 0): standard null data, with no push a filter could match.
 pub fn spend(
     coin: &Coin,
     push_in_script_sig: Option<&[u8]>,
@@ -92,7 +120,7 @@ pub fn spend(
     }
     let script_sig = match (coin.lock, push_in_script_sig) {
         (Lock::OpTrue, None) => Vec::new(),
-        (Lock::DropTrue, Some(data)) => push(data),
+        (Lock::DropTrue, Some(data)) | (Lock::P2sh, Some(data)) => push(data),
         (lock, _) => {
             return Err(RegenError::Setup {
                 detail: format!(
@@ -123,7 +151,7 @@ pub fn spend(
         });
     }
     outputs[0].value = coin.value - others;
-    Ok(Transaction::from(MutableTransaction {
+    let mut tx = MutableTransaction {
         version: 1,
         inputs: vec![TxIn {
             prevout: coin.outpoint,
@@ -133,34 +161,28 @@ pub fn spend(
         }],
         outputs,
         lock_time: 0,
-    }))
-}
-
-/// Checks the node runs regtest; `regen` never mines anywhere else.
-pub fn require_regtest(rpc: &mut RpcClient) -> Result<(), RegenError> {
-    let info = rpc.call("getblockchaininfo", json!([]))?;
-    match info.get("chain").and_then(Value::as_str) {
-        Some("regtest") => Ok(()),
-        Some(chain) => Err(RegenError::NotRegtest {
-            chain: chain.to_string(),
-        }),
-        None => Err(RegenError::Setup {
-            detail: "getblockchaininfo did not name the chain".into(),
-        }),
+    };
+    if Transaction::from(tx.clone()).encode_without_witness().len() < MIN_TX_NONWITNESS_BYTES {
+        tx.outputs.push(TxOut {
+            value: 0,
+            script_pubkey: vec![OP_RETURN],
+        });
     }
+    Ok(Transaction::from(tx))
 }
 
 /// Mines a coinbase paying its whole subsidy to `OP_TRUE`, lets it mature under 100 empty
-/// blocks, and splits it into `op_true` coins of [`Lock::OpTrue`] and `drop_true` of
-/// [`Lock::DropTrue`].
+/// blocks, and splits it into `op_true` coins of [`Lock::OpTrue`], `drop_true` of
+/// [`Lock::DropTrue`] and `p2sh_true` of [`Lock::P2sh`] (redeem script [`P2SH_TRUE`]).
 pub fn fund(
     rpc: &mut RpcClient,
     op_true: usize,
     drop_true: usize,
+    p2sh_true: usize,
 ) -> Result<Vec<Coin>, RegenError> {
     let tip = Tip::fetch(rpc)?;
-    let subsidy = subsidy(tip.height + 1);
-    let count = (op_true + drop_true) as i64;
+    let subsidy = subsidy(TestChain::of(rpc)?, tip.height + 1);
+    let count = (op_true + drop_true + p2sh_true) as i64;
     if subsidy < count * 100 * SMALL_VALUE {
         return Err(RegenError::Setup {
             detail: format!(
@@ -176,6 +198,7 @@ pub fn fund(
     }
     let mut scripts = vec![vec![OP_TRUE]; op_true];
     scripts.extend(vec![DROP_TRUE.to_vec(); drop_true]);
+    scripts.extend(vec![p2sh(&P2SH_TRUE); p2sh_true]);
     let each = subsidy / count.max(1);
     let split = Transaction::from(MutableTransaction {
         version: 1,
@@ -203,18 +226,18 @@ pub fn fund(
         .map(|vout| Coin {
             outpoint: OutPoint { txid, vout },
             value: each,
-            lock: if (vout as usize) < op_true {
-                Lock::OpTrue
-            } else {
-                Lock::DropTrue
+            lock: match vout as usize {
+                v if v < op_true => Lock::OpTrue,
+                v if v < op_true + drop_true => Lock::DropTrue,
+                _ => Lock::P2sh,
             },
         })
         .collect())
 }
 
-/// The regtest block subsidy at `height`.
-fn subsidy(height: u64) -> i64 {
-    match height / REGTEST_HALVING_INTERVAL {
+/// The block subsidy of `chain` at `height`.
+fn subsidy(chain: TestChain, height: u64) -> i64 {
+    match height / chain.halving_interval() {
         halvings @ 0..=63 => INITIAL_SUBSIDY >> halvings,
         _ => 0,
     }
@@ -386,6 +409,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn p2sh_commits_to_the_hash160_of_the_redeem_script() {
+        // hash160(OP_TRUE), as Bitcoin Core's `decodescript 51` gives its p2sh address's hash.
+        assert_eq!(
+            bip37_harness::hex::encode(hash160(&P2SH_TRUE)),
+            "da1745e9b549bd0bfa1a569971c77eba30cd5a4b"
+        );
+        let script = p2sh(&P2SH_TRUE);
+        assert_eq!(script.len(), 23);
+        assert_eq!((script[0], script[1], script[22]), (0xa9, 20, 0x87));
+    }
+
+    #[test]
     fn heights_are_script_numbers() {
         assert_eq!(script_number(1), vec![0x51]);
         assert_eq!(script_number(16), vec![0x60]);
@@ -409,10 +444,12 @@ mod tests {
     }
 
     #[test]
-    fn subsidy_halves_every_150_blocks() {
-        assert_eq!(subsidy(1), 5_000_000_000);
-        assert_eq!(subsidy(150), 2_500_000_000);
-        assert_eq!(subsidy(150 * 64), 0);
+    fn subsidy_halves_every_150_blocks_on_regtest_only() {
+        assert_eq!(subsidy(TestChain::Regtest, 1), 5_000_000_000);
+        assert_eq!(subsidy(TestChain::Regtest, 150), 2_500_000_000);
+        assert_eq!(subsidy(TestChain::Regtest, 150 * 64), 0);
+        assert_eq!(subsidy(TestChain::Simnet, 150), 5_000_000_000);
+        assert_eq!(subsidy(TestChain::Simnet, 210_000), 2_500_000_000);
     }
 
     #[test]
@@ -435,6 +472,13 @@ mod tests {
         assert_eq!(values, vec![1_000_000 - SMALL_VALUE, SMALL_VALUE, 0]);
         assert!(tx.inputs[0].script_sig.is_empty());
         assert!(spend(&coin, Some(&[1]), vec![vec![OP_TRUE]]).is_err());
+        // 61 bytes as asked (1 input, empty scriptSig, one OP_TRUE output): padded to 71.
+        let small = spend(&coin, None, vec![vec![OP_TRUE]]).unwrap();
+        assert_eq!(small.encode_without_witness().len(), 71);
+        assert_eq!(small.outputs[1].script_pubkey, vec![OP_RETURN]);
+        assert_eq!(small.outputs[1].value, 0);
+        let big = spend(&coin, None, vec![carrier_script(&[9; 20])]).unwrap();
+        assert_eq!(big.outputs.len(), 1, "84 bytes need no padding");
         assert!(spend(&coin, None, vec![]).is_err());
     }
 }

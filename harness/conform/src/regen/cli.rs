@@ -9,6 +9,7 @@ use super::keep::RecordFile;
 use super::record_path::default_record;
 use super::rpc::RpcConfig;
 use super::session::{self, Options};
+use super::tls::RpcTls;
 use crate::exit;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -23,7 +24,8 @@ const MAX_COOKIE_BYTES: u64 = 4096;
 /// option may come from the variable scripts/bcoin-node.sh sets (`BIP37_REGEN_RPC`, ...).
 #[derive(Debug, Clone, clap::Args)]
 pub struct NodeAddressArgs {
-    /// The node's RPC server (its -rpcport): `host:port` or `http://[user:password@]host:port/`.
+    /// The node's RPC server (its -rpcport): `host:port` or `http://[user:password@]host:port/`
+    /// (`https://` with --rpc-cert).
     #[arg(long, env = "BIP37_REGEN_RPC", default_value = "127.0.0.1:18443")]
     pub rpc: String,
     /// RPC user (the node's -rpcuser).
@@ -37,6 +39,10 @@ pub struct NodeAddressArgs {
         default_value = ""
     )]
     pub rpc_password: String,
+    /// Speak RPC over TLS, trusting exactly the certificate(s) of this PEM file (btcd's
+    /// rpc.cert: btcd's RPC is TLS only); plain HTTP without it (Bitcoin Core).
+    #[arg(long, env = "BIP37_REGEN_RPC_CERT", value_name = "FILE")]
+    pub rpc_cert: Option<PathBuf>,
     /// Read the RPC user and password from the node's cookie file instead.
     #[arg(long, conflicts_with_all = ["rpc_user", "rpc_password"])]
     pub rpc_cookie: Option<PathBuf>,
@@ -83,14 +89,25 @@ fn parse_magic(text: &str) -> Result<[u8; 4], String> {
         .map_err(|_| "the magic is 4 bytes: 8 hex digits such as fabfb5da".to_string())
 }
 
-/// The `host:port` of `--rpc` and the user and password a URL form carries.
-fn rpc_address(rpc: &str) -> Result<(String, Option<(String, String)>), RegenError> {
-    let rest = match rpc.split_once("://") {
-        None => return Ok((rpc.to_string(), None)),
-        Some(("http", rest)) => rest.trim_end_matches('/'),
-        Some(_) => {
+/// The `host:port` of `--rpc` and the user and password a URL form carries; `tls` says whether
+/// `--rpc-cert` was given, which an `https://` URL needs and an `http://` one refuses.
+fn rpc_address(rpc: &str, tls: bool) -> Result<(String, Option<(String, String)>), RegenError> {
+    let rest = match (rpc.split_once("://"), tls) {
+        (None, _) => return Ok((rpc.to_string(), None)),
+        (Some(("http", rest)), false) | (Some(("https", rest)), true) => rest.trim_end_matches('/'),
+        (Some(("http", _)), true) => {
             return Err(RegenError::BadAddress(format!(
-                "{rpc} (only http:// is spoken)"
+                "{rpc} (--rpc-cert speaks TLS: write https://, or drop --rpc-cert)"
+            )))
+        }
+        (Some(("https", _)), false) => {
+            return Err(RegenError::BadAddress(format!(
+                "{rpc} (https:// needs the server's certificate: pass --rpc-cert FILE)"
+            )))
+        }
+        (Some(_), _) => {
+            return Err(RegenError::BadAddress(format!(
+                "{rpc} (only http:// and https:// are spoken)"
             )))
         }
     };
@@ -143,13 +160,18 @@ pub fn main(args: &RegenArgs) -> u8 {
 impl NodeAddressArgs {
     /// The RPC configuration these options name (an RPC call gets four times `--timeout`).
     pub fn rpc_config(&self) -> Result<RpcConfig, RegenError> {
-        let (address, from_url) = rpc_address(&self.rpc)?;
+        let (address, from_url) = rpc_address(&self.rpc, self.rpc_cert.is_some())?;
         let (user, password) = credentials(self, from_url)?;
+        let tls = match &self.rpc_cert {
+            Some(path) => Some(RpcTls::trusting(path)?),
+            None => None,
+        };
         Ok(RpcConfig {
             address,
             user,
             password,
             timeout: Duration::from_secs(self.timeout.saturating_mul(4)),
+            tls,
         })
     }
 }
@@ -235,18 +257,24 @@ mod tests {
     #[test]
     fn rpc_takes_an_address_or_an_http_url() {
         assert_eq!(
-            rpc_address("127.0.0.1:18443").unwrap(),
+            rpc_address("127.0.0.1:18443", false).unwrap(),
             ("127.0.0.1:18443".into(), None)
         );
         assert_eq!(
-            rpc_address("http://127.0.0.1:18443/").unwrap().0,
+            rpc_address("http://127.0.0.1:18443/", false).unwrap().0,
             "127.0.0.1:18443"
         );
         assert_eq!(
-            rpc_address("http://u:p@127.0.0.1:18443").unwrap(),
+            rpc_address("http://u:p@127.0.0.1:18443", false).unwrap(),
             ("127.0.0.1:18443".into(), Some(("u".into(), "p".into())))
         );
-        assert!(rpc_address("https://127.0.0.1:18443").is_err());
+        assert!(rpc_address("https://127.0.0.1:18443", false).is_err());
+        assert!(rpc_address("http://127.0.0.1:18443", true).is_err());
+        assert!(rpc_address("ftp://127.0.0.1:18443", true).is_err());
+        assert_eq!(
+            rpc_address("https://u:p@127.0.0.1:18334/", true).unwrap(),
+            ("127.0.0.1:18334".into(), Some(("u".into(), "p".into())))
+        );
     }
 
     #[test]
@@ -265,6 +293,7 @@ mod tests {
             rpc_user: String::new(),
             rpc_password: String::new(),
             rpc_cookie: Some(path.clone()),
+            rpc_cert: None,
             p2p: String::new(),
             magic: None,
             timeout: 1,

@@ -17,6 +17,12 @@ pub enum RegenError {
     RpcUnreachable { address: String, detail: String },
     /// The RPC server did not answer in time.
     RpcTimeout { address: String, timeout: Duration },
+    /// The TLS session with the RPC server failed (`--rpc-cert`).
+    RpcTls {
+        address: String,
+        cert_file: String,
+        detail: String,
+    },
     /// The RPC server refused the user name and password.
     RpcCredentials { address: String },
     /// Something answered that is not a JSON-RPC server.
@@ -63,6 +69,13 @@ pub enum RegenError {
     P2pProtocol { detail: String },
     /// The chain could not be set up (funds, mining, transaction acceptance).
     Setup { detail: String },
+    /// The node refused a transaction the suite offered (`sendrawtransaction`), one Bitcoin
+    /// Core accepts in every policy mode: the node's reason, quoted.
+    TxRefused {
+        txid: String,
+        bytes: usize,
+        reason: String,
+    },
     /// The committed vectors or record could not be read.
     Input { path: String, detail: String },
     /// No `--record` given, and no checkout to put it in.
@@ -90,6 +103,16 @@ impl fmt::Display for RegenError {
                  starting or is overloaded; retry, or raise --timeout",
                 humantime::format_duration(*timeout)
             ),
+            RegenError::RpcTls {
+                address,
+                cert_file,
+                detail,
+            } => write!(
+                f,
+                "no TLS session with the RPC server at {address} trusting {cert_file} ({detail}): \
+                 pass the certificate the node serves (btcd writes it to rpc.cert, or --rpccert), \
+                 or drop --rpc-cert for a node whose RPC is plain HTTP (Bitcoin Core)"
+            ),
             RegenError::RpcCredentials { address } => write!(
                 f,
                 "the RPC server at {address} refused the credentials: pass --rpc-user and \
@@ -110,7 +133,7 @@ impl fmt::Display for RegenError {
             RegenError::NotRegtest { chain } => write!(
                 f,
                 "the node runs the `{chain}` chain: regen mines blocks, so it only runs against a \
-                 regtest node (start it with -regtest)"
+                 regtest node (start it with -regtest) or btcd's simnet (--simnet)"
             ),
             RegenError::BloomDisabled { services } => write!(
                 f,
@@ -181,6 +204,15 @@ impl fmt::Display for RegenError {
                 write!(f, "the node sent a malformed P2P message: {detail}")
             }
             RegenError::Setup { detail } => write!(f, "setting up the regtest chain: {detail}"),
+            RegenError::TxRefused {
+                txid,
+                bytes,
+                reason,
+            } => write!(
+                f,
+                "the node refused the offered transaction {txid} ({bytes} bytes without \
+                 witness): {reason}"
+            ),
             RegenError::Input { path, detail } => write!(f, "cannot read {path}: {detail}"),
             RegenError::NoRecordPath { searched_from } => write!(
                 f,
@@ -197,3 +229,16 @@ impl fmt::Display for RegenError {
 }
 
 impl std::error::Error for RegenError {}
+
+impl RegenError {
+    /// Whether this is the node saying it has no such RPC method: -32601 (JSON-RPC's "Method
+    /// not found") or btcd's "Command unimplemented" (-1).
+    pub fn is_unimplemented(&self) -> bool {
+        match self {
+            RegenError::RpcCall { code, message, .. } => {
+                *code == -32601 || (*code == -1 && message.contains("unimplemented"))
+            }
+            _ => false,
+        }
+    }
+}

@@ -12,6 +12,7 @@ pub mod deadline;
 pub mod error;
 pub mod keep;
 pub mod message;
+pub mod network;
 pub mod oracle;
 pub mod payloads;
 pub mod peer;
@@ -22,6 +23,7 @@ pub mod record_path;
 pub mod rpc;
 pub mod same_node;
 pub mod session;
+pub mod tls;
 pub mod write;
 
 pub use error::RegenError;

@@ -30,6 +30,26 @@ pub struct PeerConfig {
     pub timeout: Duration,
     /// The user agent sent in `version` (see [`super::same_node`]).
     pub user_agent: String,
+    /// The last message any peer of this configuration sent (shared by its clones).
+    pub last_sent: LastSent,
+}
+
+/// The last message sent to the node besides the handshake and the `ping` barriers, as
+/// `command (N-byte payload)`: what a report names when the node stops answering after it.
+#[derive(Debug, Clone, Default)]
+pub struct LastSent(std::sync::Arc<std::sync::Mutex<Option<String>>>);
+
+impl LastSent {
+    fn record(&self, command: &str, payload_len: usize) {
+        if let Ok(mut last) = self.0.lock() {
+            *last = Some(format!("`{command}` ({payload_len}-byte payload)"));
+        }
+    }
+
+    /// The last message recorded, if any.
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|last| last.clone())
+    }
 }
 
 /// The tool's name and version, as a user agent (BIP 14).
@@ -153,6 +173,9 @@ impl Peer {
         payload: Vec<u8>,
         deadline: Instant,
     ) -> Result<(), RegenError> {
+        if !matches!(command, "version" | "verack" | "ping" | "pong") {
+            self.config.last_sent.record(command, payload.len());
+        }
         let bytes = Message::new(command, payload).encode(self.config.magic);
         self.writer.set_deadline(deadline);
         self.writer.write_all(&bytes).map_err(|e| {
@@ -280,6 +303,7 @@ mod tests {
             magic: MAGIC,
             timeout: Duration::from_secs(5),
             user_agent: USER_AGENT.into(),
+            last_sent: Default::default(),
         }
     }
 

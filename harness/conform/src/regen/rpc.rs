@@ -1,8 +1,10 @@
 //! A minimal JSON-RPC client for a node's RPC port: one HTTP/1.1 POST per call over a plain
-//! `TcpStream`, basic authentication, and errors that name the cause and the fix.
+//! `TcpStream`, or over TLS trusting one given certificate ([`super::tls`]: btcd's RPC server
+//! speaks only TLS), basic authentication, and errors that name the cause and the fix.
 //!
 //! Only what `regen` needs: the node's RPC server (Bitcoin Core's or the Bitcoin SV node's
-//! libevent server) answers `Connection: close` requests with a `Content-Length` body.
+//! libevent server, btcd's Go server) answers `Connection: close` requests with a
+//! `Content-Length` body.
 //!
 //! Each call is bounded whatever answers: connecting, sending and reading the whole response
 //! end by one deadline ([`super::deadline`]); the status line and headers may not exceed
@@ -11,6 +13,7 @@
 
 use super::deadline::{self, deadline_after, DeadlineStream};
 use super::error::RegenError;
+use super::tls::RpcTls;
 use base64::Engine;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -34,6 +37,8 @@ pub struct RpcConfig {
     /// The longest one call may take, connecting, sending and reading included (mining a
     /// block can take a moment).
     pub timeout: Duration,
+    /// TLS trusting the node's certificate (`--rpc-cert`); plain HTTP when absent.
+    pub tls: Option<RpcTls>,
 }
 
 /// A client for one node.
@@ -68,7 +73,24 @@ impl RpcClient {
         let deadline = deadline_after(self.config.timeout);
         let address = resolve(&self.config.address)?;
         let stream = deadline::connect(&address, deadline).map_err(|e| self.io_error(e))?;
-        let mut stream = DeadlineStream::new(stream, deadline);
+        let stream = DeadlineStream::new(stream, deadline);
+        match &self.config.tls {
+            None => self.exchange(stream, body),
+            Some(tls) => {
+                let stream = tls
+                    .wrap(&address.ip().to_string(), stream)
+                    .map_err(|detail| self.tls_error(tls, detail))?;
+                self.exchange(stream, body)
+            }
+        }
+    }
+
+    /// Sends the request on `stream` and reads the response.
+    fn exchange(
+        &self,
+        mut stream: impl Read + Write,
+        body: &[u8],
+    ) -> Result<HttpResponse, RegenError> {
         let auth = base64::engine::general_purpose::STANDARD
             .encode(format!("{}:{}", self.config.user, self.config.password));
         let head = format!(
@@ -80,6 +102,7 @@ impl RpcClient {
         stream
             .write_all(head.as_bytes())
             .and_then(|_| stream.write_all(body))
+            .and_then(|_| stream.flush())
             .map_err(|e| self.io_error(e))?;
         read_response(&mut BufReader::new(stream)).map_err(|e| match e {
             ReadError::Io(e) => self.io_error(e),
@@ -90,7 +113,21 @@ impl RpcClient {
         })
     }
 
+    fn tls_error(&self, tls: &RpcTls, detail: String) -> RegenError {
+        RegenError::RpcTls {
+            address: self.config.address.clone(),
+            cert_file: tls.cert_file.display().to_string(),
+            detail,
+        }
+    }
+
     fn io_error(&self, e: std::io::Error) -> RegenError {
+        let from_tls = e
+            .get_ref()
+            .is_some_and(|inner| inner.downcast_ref::<rustls::Error>().is_some());
+        if let (Some(tls), true) = (&self.config.tls, from_tls) {
+            return self.tls_error(tls, e.to_string());
+        }
         if deadline::is_timeout(&e) {
             RegenError::RpcTimeout {
                 address: self.config.address.clone(),
@@ -266,10 +303,19 @@ pub fn interpret(address: &str, method: &str, response: HttpResponse) -> Result<
     let parsed: Value =
         serde_json::from_slice(&response.body).map_err(|e| RegenError::RpcProtocol {
             address: address.to_string(),
-            detail: format!(
-                "HTTP {} with a body that is not JSON ({e})",
-                response.status
-            ),
+            detail: if String::from_utf8_lossy(&response.body).contains("HTTPS server") {
+                // Go's HTTP server (btcd's RPC) answers a plain request on its TLS port so.
+                format!(
+                    "HTTP {}: the server speaks TLS only; pass --rpc-cert with its \
+                     certificate (btcd: rpc.cert)",
+                    response.status
+                )
+            } else {
+                format!(
+                    "HTTP {} with a body that is not JSON ({e})",
+                    response.status
+                )
+            },
         })?;
     match parsed.get("error") {
         Some(error) if !error.is_null() => Err(RegenError::RpcCall {
@@ -383,6 +429,7 @@ mod tests {
             user: "u".into(),
             password: "p".into(),
             timeout: Duration::from_secs(2),
+            tls: None,
         });
         let err = client.call("getblockcount", json!([])).unwrap_err();
         assert!(matches!(err, RegenError::RpcUnreachable { .. }), "{err:?}");

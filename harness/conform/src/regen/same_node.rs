@@ -52,7 +52,7 @@ pub fn check(
     {
         return Ok(());
     }
-    let network = rpc.call("getnetworkinfo", json!([]))?;
+    let network = super::network::network_info(rpc)?;
     let height = rpc.call("getblockcount", json!([]))?;
     Err(RegenError::DifferentNodes {
         rpc: rpc_address.to_string(),
@@ -60,10 +60,11 @@ pub fn check(
         user_agent: user_agent.to_string(),
         rpc_node: format!(
             "{}, {} blocks",
-            network
-                .get("subversion")
-                .and_then(Value::as_str)
-                .unwrap_or("?"),
+            if network.subversion.is_empty() {
+                "?"
+            } else {
+                &network.subversion
+            },
             height
         ),
         p2p_node: format!("{}, {} blocks", p2p_node.user_agent, p2p_node.start_height),

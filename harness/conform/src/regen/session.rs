@@ -6,6 +6,7 @@
 use super::chain;
 use super::error::RegenError;
 use super::keep::{keep, RecordFile};
+use super::network::{banned, network_info, TestChain};
 use super::oracle::Oracle;
 use super::payloads::NODE_BLOOM;
 use super::peer::{PeerConfig, USER_AGENT};
@@ -13,7 +14,7 @@ use super::probes::{bits, limits, places, update, Findings};
 use super::record::{compare, Difference, Provenance, Record, RECORD_FORMAT_VERSION, RECORD_KIND};
 use super::rpc::{RpcClient, RpcConfig};
 use super::{same_node, write};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -74,6 +75,7 @@ impl Outcome {
 struct NodeInfo {
     version: i64,
     subversion: String,
+    chain: TestChain,
 }
 
 /// Runs `regen`, printing progress to `log`.
@@ -82,7 +84,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     let node = check_node(&mut rpc)?;
     let magic = options
         .magic
-        .unwrap_or_else(|| regtest_magic(&node.subversion));
+        .unwrap_or_else(|| node.chain.magic(&node.subversion));
     let tests =
         crate::vector_set::load(options.vectors.as_deref()).map_err(|e| RegenError::Input {
             path: e.file.clone(),
@@ -98,6 +100,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
         magic,
         timeout: options.timeout,
         user_agent: same_node::user_agent(&same_node::run_token()),
+        last_sent: Default::default(),
     };
     let mut oracle = Oracle::connect(&config)?;
     let version = oracle.peer().node.clone();
@@ -131,7 +134,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     let from_vectors = bit_probes.len();
     bit_probes.extend(bits::sweep());
     let plain_count = bit_probes.len() + places::OP_TRUE_COINS + update::OP_TRUE_COINS;
-    let coins = chain::fund(&mut rpc, plain_count, places::DROP_TRUE_COINS)?;
+    let coins = chain::fund(&mut rpc, plain_count, places::DROP_TRUE_COINS, 0)?;
     let (mut plain, mut one_push): (Vec<_>, Vec<_>) = coins
         .into_iter()
         .partition(|c| c.lock == chain::Lock::OpTrue);
@@ -225,20 +228,16 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     })
 }
 
-/// Regtest, bloom service on, this machine not banned: checked over RPC before any P2P.
+/// Regtest (or btcd's simnet), bloom service on, this machine not banned: checked over RPC
+/// before any P2P, as far as the node's RPC tells (btcd's tells neither services nor bans; the
+/// P2P `version` is checked for NODE_BLOOM in any case).
 fn check_node(rpc: &mut RpcClient) -> Result<NodeInfo, RegenError> {
-    chain::require_regtest(rpc)?;
-    let info = rpc.call("getnetworkinfo", json!([]))?;
-    let services = info
-        .get("localservices")
-        .and_then(Value::as_str)
-        .and_then(|s| u64::from_str_radix(s, 16).ok())
-        .unwrap_or(0);
-    if services & NODE_BLOOM == 0 {
+    let chain = TestChain::of(rpc)?;
+    let info = network_info(rpc)?;
+    if let Some(services) = info.services.filter(|s| s & NODE_BLOOM == 0) {
         return Err(RegenError::BloomDisabled { services });
     }
-    let banned = rpc.call("listbanned", json!([]))?;
-    if let Some(entries) = banned.as_array().filter(|a| !a.is_empty()) {
+    if let Some(entries) = banned(rpc)?.filter(|a| !a.is_empty()) {
         let list: Vec<&str> = entries
             .iter()
             .filter_map(|e| e.get("address").and_then(Value::as_str))
@@ -248,11 +247,8 @@ fn check_node(rpc: &mut RpcClient) -> Result<NodeInfo, RegenError> {
         });
     }
     Ok(NodeInfo {
-        version: info.get("version").and_then(Value::as_i64).unwrap_or(0),
-        subversion: info
-            .get("subversion")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
+        version: info.version,
+        subversion: info.subversion,
+        chain,
     })
 }

@@ -10,7 +10,7 @@
 use super::{holding, send_all, Fixtures, Outcome, Send, Sent};
 use crate::node::link::{output_coin, spend_with_fee, Link, Watched};
 use crate::node::trial::{Shape, Trial};
-use crate::regen::chain::{carrier_script, OP_TRUE};
+use crate::regen::chain::{self, carrier_script};
 use crate::regen::error::RegenError;
 use crate::regen::peer::Peer;
 use bip37_harness::ops::{Step, StepResult};
@@ -114,7 +114,16 @@ fn relay(
     ))
 }
 
-/// Two transactions carrying fresh elements: `(role, element, tx)`.
+/// A fresh redeem script (`<fresh element> OP_DROP OP_TRUE`, spendable by anyone who shows it)
+/// and the element its P2SH output pushes: the script's hash160, which a filter matches.
+fn fresh_p2sh(link: &Link, fixtures: &mut Fixtures) -> (Vec<u8>, Vec<u8>) {
+    let redeem = carrier_script(&fixtures.element(&link.token));
+    let element = chain::hash160(&redeem).to_vec();
+    (redeem, element)
+}
+
+/// Two transactions, each paying to a fresh P2SH output (standard, as Core's relay needs):
+/// the elements their outputs push, and the offers.
 fn pair(
     link: &mut Link,
     fixtures: &mut Fixtures,
@@ -123,8 +132,8 @@ fn pair(
     let mut elements = Vec::new();
     let mut offered = Vec::new();
     for role in roles {
-        let element = fixtures.element(&link.token);
-        let tx = link.pay_to(carrier_script(&element))?;
+        let (redeem, element) = fresh_p2sh(link, fixtures);
+        let tx = link.pay_to(chain::p2sh(&redeem))?;
         elements.push(element);
         offered.push(Offered { role, tx });
     }
@@ -145,9 +154,13 @@ pub fn after_filterclear(link: &mut Link, fixtures: &mut Fixtures) -> Result<Out
 }
 
 pub fn update_persists(link: &mut Link, fixtures: &mut Fixtures) -> Result<Outcome, RegenError> {
-    let element = fixtures.element(&link.token);
-    let parent = link.pay_to(carrier_script(&element))?;
-    let child = spend_with_fee(&output_coin(&parent, 0), vec![OP_TRUE])?;
+    let (redeem, element) = fresh_p2sh(link, fixtures);
+    let parent = link.pay_to(chain::p2sh(&redeem))?;
+    let child = spend_with_fee(
+        &output_coin(&parent, 0),
+        &redeem,
+        chain::p2sh(&chain::P2SH_TRUE),
+    )?;
     let setup = vec![Send::load(&holding(&[&element], UPDATE_ALL))];
     let offered = vec![
         Offered {

@@ -234,10 +234,14 @@ pub fn connect_relaying(
 ) -> Result<Peer, RegenError> {
     match Peer::connect_relaying(config, relay) {
         Ok(peer) => Ok(peer),
-        Err(RegenError::ClosedBeforeVersion { .. }) | Err(RegenError::Disconnected { .. }) => {
-            rpc.call("clearbanned", json!([]))?;
-            Peer::connect_relaying(config, relay)
-        }
+        Err(
+            refused @ (RegenError::ClosedBeforeVersion { .. } | RegenError::Disconnected { .. }),
+        ) => match rpc.call("clearbanned", json!([])) {
+            Ok(_) => Peer::connect_relaying(config, relay),
+            // No ban list to clear (btcd): the refusal stands.
+            Err(e) if e.is_unimplemented() => Err(refused),
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     }
 }
