@@ -1,5 +1,5 @@
 //! The adapters the documentation offers work: `adapters/template.py` and the JavaScript
-//! adapter in `docs/PROTOCOL.md` pass what they implement and leave the rest unsupported; and
+//! adapter in `docs/PROTOCOL.md` pass what they implement and leave the rest unclaimed; and
 //! the protocol document lists every operation.
 
 mod common;
@@ -26,7 +26,7 @@ fn assert_hashing_only(states: &[(String, State)]) {
         let wanted = if hashing {
             State::Pass
         } else {
-            State::Unsupported
+            State::NotClaimed
         };
         assert_eq!(*state, wanted, "{id}");
     }

@@ -25,7 +25,9 @@ pub struct TestResult {
     pub duration: Duration,
 }
 
-/// The state of `test` given `answer`, with the message and first difference to report.
+/// The state of `test` given `answer`, with the message and first difference to report. Only
+/// tests the implementation claims are judged here: an `unsupported` answer is an unanswered
+/// claim ([`not_claimed`] is the result of a test never sent).
 pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> TestResult {
     let (state, message, difference) = match (&answer, test.case.result) {
         (Answer::Ok(actual), Expectation::Valid | Expectation::Acceptable) => {
@@ -62,7 +64,12 @@ pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> T
         ),
         (Answer::Unsupported, _) => (
             State::Unsupported,
-            format!("operation {} is not supported", test.request.op()),
+            format!(
+                "answered `unsupported`, but the hello claims {} and declares no capability that \
+                 excludes this input: list it in the expectations file as unsupported with a \
+                 reason, or declare the capability (docs/PROTOCOL.md, \"Capabilities\")",
+                test.request.op()
+            ),
             None,
         ),
         (Answer::Fault(Fault::Oversized { limit }), Expectation::Invalid) => (
@@ -91,5 +98,19 @@ pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> T
         difference,
         diagnosis: None,
         duration,
+    }
+}
+
+/// The result of a test that was not sent because it is outside the implementation's claim:
+/// its operation is not in the hello, or a declared capability excludes its input (`why`).
+pub fn not_claimed(test: &LoadedTest, why: String) -> TestResult {
+    TestResult {
+        test: test.clone(),
+        state: State::NotClaimed,
+        answer: Answer::Unsupported,
+        message: why,
+        difference: None,
+        diagnosis: None,
+        duration: Duration::ZERO,
     }
 }
