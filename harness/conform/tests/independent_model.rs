@@ -52,9 +52,9 @@ const PLANTED: &[(&str, Expect)] = &[
     ("empty-element-skipped", Names(&["EmptyElementSkipped"])),
     ("big-endian-tweak", Names(&["BigEndianTweak"])),
     ("big-endian-hash-funcs", Names(&["BigEndianHashFuncs"])),
-    // Writes 252 as fd fc 00 but decodes strictly: CompactSizeBoundaryEarly's mutant also
-    // accepts fd fc 00 when decoding, which this passes, so one matching value does not name it.
-    ("compact-size-early", Unknown),
+    // Writes 252 as fd fc 00 but decodes strictly: CompactSizeBoundaryEarly's mutant gives
+    // the same bytes, so it is named, as refuted by the decode tests this passes.
+    ("compact-size-early", Names(&["CompactSizeBoundaryEarly"])),
     ("big-endian-length", Names(&["BigEndianLength"])),
     (
         "non-canonical-accepted",

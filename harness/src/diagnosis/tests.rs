@@ -179,7 +179,7 @@ fn a_rejection_is_explained_only_at_its_own_stage() {
     assert_eq!(at_decode.verdicts[&0], Verdict::Unknown, "{at_decode:?}");
     let big_endian = at_decode.finding(Bug::BigEndianLength).expect("it fits");
     assert_eq!((big_endian.exact.len(), big_endian.false_alarms), (1, 2));
-    assert!(!big_endian.credible());
+    assert!(!big_endian.unrefuted());
 }
 
 #[test]
