@@ -63,6 +63,8 @@ fn cycle(name: &str, unanswered: usize) -> String {
 
     let out = gate(&implementation, &file, &["--update-expectations"]);
     assert_eq!(code(&out), 1, "{}", all_text(&out));
+    let said = format!("({unanswered} claimed tests answered `unsupported`: each excuses nothing");
+    assert!(all_text(&out).contains(&said), "{}", all_text(&out));
     let written = std::fs::read_to_string(&file).unwrap();
     assert_eq!(
         written.matches("state = \"unsupported\"").count(),
