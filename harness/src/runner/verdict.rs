@@ -84,6 +84,7 @@ pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> T
             None,
         ),
         (Answer::Fault(fault), _) => (fault.to_string(), None),
+        // What is left is an `unsupported` answer to a claimed test.
         (_, _) => (
             format!(
                 "answered `unsupported`, but the hello claims {} and declares no capability that \
