@@ -14,7 +14,8 @@ the same id and a status:
 
     {"id": 1, "status": "ok", "output": {...}}                   a result
     {"id": 1, "status": "error", "stage": "decode", "message": ..} the input is rejected
-    {"id": 1, "status": "unsupported", "message": ...}           cannot do this one
+    {"id": 1, "status": "unsupported", "message": ...}           cannot do this one (fails
+                                                                 the run: the hello is a claim)
 
 bip37_protocol.serve does all of that; an operation raises bip37_protocol.Rejected(stage,
 message) to reject its input and Unsupported(message) for an input it cannot express. Bytes
@@ -72,7 +73,9 @@ def op_hash_seed(request_input):
 
 
 # Wire name -> function from the request's input to the output. Operations not listed here are
-# not claimed in the hello, so the harness reports them as unsupported without asking.
+# not claimed in the hello, so the harness reports them as notClaimed without asking; inputs of
+# a listed operation you cannot take are declared as capabilities (docs/PROTOCOL.md), passed as
+# serve(..., capabilities={...}).
 OPERATIONS = {
     "hashSeed": op_hash_seed,
     "murmur3": op_murmur3,

@@ -112,7 +112,10 @@ function answer(id, request, handlers) {
 
 /**
  * Speaks protocol v1 on stdin/stdout until stdin closes.
- * @param {{implementation: string, version: string, notes: string, handlers: Object}} adapter
+ * @param {{implementation: string, version: string, notes: string, handlers: Object,
+ *          capabilities: (Object|undefined)}} adapter  capabilities: the inputs of its operations
+ *          it cannot take (docs/PROTOCOL.md, "Capabilities"); a claimed test answered
+ *          "unsupported" outside them fails the run.
  */
 function serve(adapter) {
   const hello = {
@@ -122,6 +125,7 @@ function serve(adapter) {
     operations: Object.keys(adapter.handlers),
     notes: adapter.notes,
   };
+  if (adapter.capabilities !== undefined) hello.capabilities = adapter.capabilities;
   process.stdout.write(JSON.stringify({ hello }) + '\n');
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on('line', (line) => {

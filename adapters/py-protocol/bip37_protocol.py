@@ -5,7 +5,7 @@ operations (docs/PROTOCOL.md). Standard library only.
 An adapter passes its implementation's name, version, notes and one handler per operation
 (wire name -> function from the request's input to its output) to `serve`. A handler raises
 `Rejected(stage, message)` for a rejection of the input and `Unsupported(message)` for an input
-the implementation cannot express; `library(stage, call)` turns any exception a call into the
+the implementation cannot express (declare such inputs as capabilities, or the run fails); `library(stage, call)` turns any exception a call into the
 library raises into a rejection. Any other exception is the adapter's own failure: the loop
 stops with its message (and traceback) on stderr, so the harness reports a crash, never a
 rejection. The JavaScript twin of this module is adapters/js-protocol/protocol.js.
@@ -87,9 +87,11 @@ def send(message):
     sys.stdout.flush()
 
 
-def serve(implementation, version, handlers, notes=None):
-    """Says hello (claiming the handlers' operations, in their order), then answers every
-    request line until stdin closes."""
+def serve(implementation, version, handlers, notes=None, capabilities=None):
+    """Says hello (claiming the handlers' operations, in their order, narrowed by
+    `capabilities`: docs/PROTOCOL.md, "Capabilities"), then answers every request line until
+    stdin closes. The hello is a claim: a claimed test answered "unsupported" that the
+    capabilities do not exclude fails the run."""
     hello = {
         "protocol": PROTOCOL,
         "implementation": implementation,
@@ -98,6 +100,8 @@ def serve(implementation, version, handlers, notes=None):
     }
     if notes is not None:
         hello["notes"] = notes
+    if capabilities is not None:
+        hello["capabilities"] = capabilities
     send({"hello": hello})
     for line in sys.stdin:
         try:

@@ -22,7 +22,7 @@ from bip37_protocol import Rejected, Unsupported, fp_rate, from_hex, library, se
 NOTES = (
     "Sized filters: CBloomFilter(n, p, tweak, flags); sizing: CBloomFilter(n, p, 0, 0). "
     "The library has no constructor from an explicit size, so the explicit filter kind is "
-    "unsupported; loaded filters are CBloomFilter.deserialize of their filterload bytes. "
+    "outside its capabilities; loaded filters are CBloomFilter.deserialize of their filterload bytes. "
     "No filteradd message, no hash seed function, and IsRelevantAndUpdate raises "
     "NotImplementedError in this version, so no transaction matching."
 )
@@ -100,6 +100,9 @@ def filterload_accept(request):
     return filterload_fields(bloom)
 
 
+# The library cannot build a filter of an explicit size (docs/PROTOCOL.md, "Capabilities").
+CAPABILITIES = {"filterKinds": ["sized", "loaded"]}
+
 HANDLERS = {
     "murmur3": murmur3,
     "sizing": sizing,
@@ -111,4 +114,4 @@ HANDLERS = {
 
 
 if __name__ == "__main__":
-    serve("python-bitcoinlib", version("python-bitcoinlib"), HANDLERS, NOTES)
+    serve("python-bitcoinlib", version("python-bitcoinlib"), HANDLERS, NOTES, CAPABILITIES)

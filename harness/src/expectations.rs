@@ -1,7 +1,9 @@
 //! Expectations files, for adopting the suite gradually: the failures an implementation is
 //! known to have, each with the state it fails in and why.
 //!
-//! A listed failure that happens as listed is an expected failure and does not fail the run; a
+//! A listed failure that happens as listed is an expected failure and does not fail the run (a
+//! claimed test answered `unsupported` is listed as `unsupported`, and only with a reason
+//! written by hand: `--update-expectations` writes [`FILL_IN`], which excuses nothing); a
 //! listed test that passes is an unexpected pass and does fail it, so the list only shrinks; an
 //! entry for a test id that no vector has is stale and fails the run too. The format is TOML:
 //!
@@ -49,6 +51,19 @@ pub struct ExpectedFailure {
     pub reason: String,
 }
 
+/// The reason `--update-expectations` writes for a claimed test answered `unsupported`: only
+/// the implementer knows why, so the entry excuses nothing until it is replaced.
+pub const FILL_IN: &str = "FILL IN: why this claimed input is unsupported";
+
+impl ExpectedFailure {
+    /// False for an `unsupported` entry whose reason is empty or still [`FILL_IN`]: such an
+    /// entry does not excuse its test.
+    pub fn has_reason(&self) -> bool {
+        let reason = self.reason.trim();
+        self.state != State::Unsupported || !(reason.is_empty() || reason.starts_with(FILL_IN))
+    }
+}
+
 /// The largest expectations file read, in bytes: far more than one entry per vector needs.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
@@ -56,7 +71,8 @@ const HEADER: &str = "\
 # bip37-conform expectations: the failures this implementation is known to have.
 # A listed test that passes fails the run (remove its entry); `--update-expectations` rewrites
 # this file from a run, keeping the reasons of entries that still fail as listed. `operations`
-# are the operations the implementation must keep answering.
+# are the operations the implementation must keep answering. An `unsupported` entry (a claimed
+# test answered `unsupported`) excuses its test only once its FILL IN reason says why.
 ";
 
 impl Expectations {
@@ -123,6 +139,15 @@ impl Expectations {
                     "passes, but the expectations file lists it as {} ({}): remove the entry",
                     entry.state, entry.reason
                 );
+            } else if result.state == State::Unsupported
+                && entry.state == State::Unsupported
+                && !entry.has_reason()
+            {
+                result.message = format!(
+                    "{} (the expectations file lists it as unsupported, but its reason is still \
+                     to be written: replace {:?} with why this claimed input is unsupported)",
+                    result.message, entry.reason
+                );
             } else if result.state == entry.state {
                 result.message = format!(
                     "expected failure ({}): {}: {}",
@@ -169,6 +194,7 @@ impl Expectations {
             }
             let reason = match self.failures.get(id) {
                 Some(old) if old.state == result.state => old.reason.clone(),
+                _ if result.state == State::Unsupported => FILL_IN.to_string(),
                 _ => match &result.difference {
                     Some(d) => format!("{}: {d}", result.message),
                     None => result.message.clone(),
@@ -254,13 +280,18 @@ impl std::error::Error for ExpectationsError {
 }
 
 /// The operations some test of `run` asks, and those some test got an answer to (anything but
-/// `unsupported` or not run).
+/// `unsupported`, not claimed or not run).
 fn coverage(run: &Run) -> (HashSet<OpName>, HashSet<OpName>) {
     let asked = run.results.iter().map(|r| r.test.request.op()).collect();
     let exercised = run
         .results
         .iter()
-        .filter(|r| !matches!(r.state, State::Unsupported | State::NotRun))
+        .filter(|r| {
+            !matches!(
+                r.state,
+                State::Unsupported | State::NotClaimed | State::NotRun
+            )
+        })
         .map(|r| r.test.request.op())
         .collect();
     (asked, exercised)

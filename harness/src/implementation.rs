@@ -1,5 +1,7 @@
-//! The Rust plug-in interface: one method per operation, each defaulting to "unsupported", so
-//! a partial implementation is reported as partial and never as failing.
+//! The Rust plug-in interface: one method per operation, each defaulting to "unsupported".
+//! [`Implementation::operations`] is the claim: an operation left out of it is reported as not
+//! claimed, while a claimed one answered "unsupported" fails the run (unless
+//! [`Implementation::capabilities`] exclude that input, or an expectations file lists it).
 //!
 //! An implementation answers every request with an [`Answer`]: a value, a rejection of the
 //! input (the implementation says the input is invalid), or "unsupported". The harness adds
@@ -156,8 +158,9 @@ macro_rules! implementation_trait {
             }
 
             /// The operations this implementation claims (the handshake of the subprocess
-            /// protocol). Requests for other operations are reported as unsupported without
-            /// being sent.
+            /// protocol). Requests for other operations are reported as not claimed without
+            /// being sent; a claimed operation answered "unsupported" fails the run. The
+            /// default claims every operation: a partial implementation lists its own.
             fn operations(&self) -> Vec<OpName> {
                 OpName::ALL.to_vec()
             }
@@ -167,6 +170,14 @@ macro_rules! implementation_trait {
             /// the runner leaves it out of the test's duration.
             fn last_start_time(&self) -> std::time::Duration {
                 std::time::Duration::ZERO
+            }
+
+            /// What it declares it cannot take among the inputs of the operations it claims
+            /// (`hello.capabilities`). A test of a claimed operation that is answered
+            /// "unsupported" fails the run unless these exclude its input; the default excludes
+            /// nothing.
+            fn capabilities(&self) -> crate::capabilities::Capabilities {
+                crate::capabilities::Capabilities::default()
             }
 
             /// Operation names the implementation claims that this harness does not know (an

@@ -16,6 +16,7 @@
 //! (`tests/dependency_allow_list.rs` keeps that list short).
 
 pub mod atomic_file;
+pub mod capabilities;
 pub mod console;
 pub mod diagnosis;
 pub mod disagreement;

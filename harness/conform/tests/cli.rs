@@ -196,7 +196,7 @@ fn every_report_format_carries_the_failure() {
     assert_eq!(json["conformance"], "failures");
     assert_eq!(json["summary"]["total"], 11);
     assert_eq!(json["summary"]["protocolError"], 1);
-    assert_eq!(json["summary"]["unsupported"], 6);
+    assert_eq!(json["summary"]["notClaimed"], 6);
     let result = &json["results"][4];
     assert_eq!(result["answer"]["kind"], "protocol");
     assert_eq!(

@@ -82,7 +82,7 @@ fn a_hello_with_no_known_operation_exercises_nothing() {
 }
 
 #[test]
-fn an_implementation_answering_unsupported_to_everything_exercises_nothing() {
+fn an_implementation_answering_unsupported_to_all_it_claims_fails() {
     let everything = hollow("unsupported", &["murmur3", "hashSeed", "sizing"]);
     let v = vectors();
     let run = |extra: &[&str]| {
@@ -90,15 +90,17 @@ fn an_implementation_answering_unsupported_to_everything_exercises_nothing() {
         args.extend_from_slice(extra);
         conform(&args)
     };
+    // The hello is a claim: every unanswered one fails, and the verdict line says so.
     let out = run(&[]);
     assert_exit(
         &out,
-        NOTHING_EXERCISED,
-        "answered `unsupported` to every test it was sent (6)",
+        1,
+        "not conformant: 6 claimed tests answered `unsupported` (an unanswered claim",
     );
     let out = run(&["--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["conformance"], "nothingExercised");
+    assert_eq!(json["conformance"], "failures");
+    assert_eq!(json["summary"]["unsupported"], 6);
     // Claimed operations none of the selected tests ask.
     let out = run(&["--op", "bitIndexes"]);
     assert_exit(

@@ -7,21 +7,32 @@
 //! that rejects at the same stage, and a wrong value field by field, so that two mistakes in
 //! one answer (the size and the hash count both wrong) are each named.
 //!
-//! Across the run, a class is scored by the failures it explains minus its *false alarms*: the
-//! tests the implementation passes and its mutant fails. Only a class with more failures whose
-//! values it matches than false alarms, or with no false alarm and more of the implementation's
-//! rejections or crashes of one kind fitted than not, is ever named (*credible*): a matching
-//! rejection or crash is shared by many classes and cannot outweigh a test the implementation
-//! passes and the mutant fails, nor name a bug in an implementation that refuses everything.
-//! Of the classes that fit one
-//! failure, the best-scored is named (with any of equal score, which the run cannot tell
-//! apart). Which classes fit depends only on that failure; the choice among them follows the run. A failure no credible class explains, or whose fields are not
-//! all explained, gets "no known bug class explains this failure": a wrong name costs a
-//! maintainer more than none. A failure on a vector the reference itself fails is a bad vector,
-//! not a bug class. Protocol errors, timeouts and crashes no class explains are adapter faults,
-//! not BIP 37 answers: they are diagnosed as such ([`adapter_fault`]), never matched against a
-//! class. A crash is matched only where a mutant crashes too (hashing into an empty filter
-//! divides by zero: CVE-2013-5700), and named only when that class is credible.
+//! Across the run, a class is *refuted* by each test that shows it is not this
+//! implementation's bug: a test the implementation passes and its mutant fails (a *false
+//! alarm*), and, for a rejection or crash it fits, a failure with the same rejection (stage)
+//! or crash that its mutant does not give (a *rival*: the implementation refuses or crashes
+//! more widely than the class does). Which classes fit a failure depends on that failure
+//! alone; a narrower run (`--id`, `--op`) holds a subset of the tests, so it can only lose
+//! refutations. The verdict on a failure is therefore built so that a narrower run is never
+//! more sure than the whole one:
+//!
+//! - the classes whose mutant gives this exact answer and that nothing refutes are named, all
+//!   of them (the run cannot tell them apart), so a narrower run names at least these;
+//! - when every such class is refuted and the answer carries values (a wrong value, an
+//!   accept), they are still named, with the tests that refute each: a byte-identical answer
+//!   is evidence a maintainer needs, the refutation too;
+//! - with no exact fit, a wrong value whose every differing field is got wrong the same way by
+//!   some unrefuted class is explained field by field (two mistakes in one answer);
+//! - otherwise "no known bug class explains this failure", listing the refuted classes that
+//!   fit it. A wrong name costs a maintainer more than none.
+//!
+//! So the classes a narrower run names are always among the classes the whole run names or
+//! lists as refuted for that failure, and every class the whole run names without refutation
+//! the narrower run names too. A failure on a vector the reference itself fails is a bad
+//! vector, not a bug class. Protocol errors, timeouts and crashes no class explains are adapter
+//! faults, not BIP 37 answers: they are diagnosed as such ([`adapter_fault`]), never matched
+//! against a class. A crash is matched only where a mutant crashes too (hashing into an empty
+//! filter divides by zero: CVE-2013-5700).
 //!
 //! The first differing hash function, bit or byte of each failure is the runner's
 //! localisation ([`crate::runner::diff`]), already in every report next to the diagnosis.
@@ -72,10 +83,12 @@ pub struct Finding {
     /// its output), as against a rejection or a crash, which many classes share.
     pub valued: usize,
     /// Failures showing the same rejection (stage) or crash as one it fits that it does not
-    /// fit: many of them mean the implementation refuses or crashes everywhere, not like it.
+    /// fit: the implementation refuses or crashes more widely than this class.
     pub rivals: usize,
     /// Tests the implementation passes and its mutant fails.
     pub false_alarms: usize,
+    /// The tests that refute it (its false alarms and rivals), in test order.
+    pub refutations: Vec<usize>,
 }
 
 impl Finding {
@@ -84,28 +97,19 @@ impl Finding {
         self.exact.len() + self.partial.len()
     }
 
-    /// Its rank score: failures explained minus false alarms.
-    fn score(&self) -> isize {
-        self.explained() as isize - self.false_alarms as isize
+    /// True when no test of the run refutes it.
+    pub fn unrefuted(&self) -> bool {
+        self.refutations.is_empty()
     }
 
-    /// The order of findings: credible first, then by score, then by exact explanations.
-    fn rank_key(&self) -> (bool, std::cmp::Reverse<isize>, std::cmp::Reverse<usize>) {
+    /// The order of findings: unrefuted first, then by failures explained, then by exact
+    /// explanations (the order classes are listed in, never which are named).
+    fn rank_key(&self) -> (bool, std::cmp::Reverse<usize>, std::cmp::Reverse<usize>) {
         (
-            !self.credible(),
-            std::cmp::Reverse(self.score()),
+            !self.unrefuted(),
+            std::cmp::Reverse(self.explained()),
             std::cmp::Reverse(self.exact.len()),
         )
-    }
-
-    /// True when it may be named: the failures whose values it matches outnumber its false
-    /// alarms, or, with no false alarm, the rejections and crashes it fits outnumber those of
-    /// the same kind it does not. A matching rejection or crash cannot outweigh a test the
-    /// implementation passes and the mutant fails, nor name the bug of an implementation that
-    /// refuses everything.
-    pub fn credible(&self) -> bool {
-        let kinds = self.explained() - self.valued;
-        self.valued > self.false_alarms || (self.false_alarms == 0 && kinds > self.rivals)
     }
 
     /// The failures it fits, exactly or in part.
@@ -127,13 +131,16 @@ impl Finding {
 /// What the diagnosis says about one failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// The best credible class whose mutant gives this exact answer, with those the run cannot
-    /// tell from it (the same score).
+    /// Every unrefuted class whose mutant gives this exact answer, best ranked first: the run
+    /// cannot tell them apart.
     Exact(Vec<Bug>),
-    /// Every differing field explained, each by the best credible class whose mutant gets that
-    /// field wrong in the same way (and no other field wrong).
+    /// The classes whose mutant gives this exact answer (which carries values), when every such
+    /// class is refuted by some test of the run: those refuted by the fewest tests.
+    Refuted(Vec<Bug>),
+    /// Every differing field explained by an unrefuted class whose mutant gets that field
+    /// wrong in the same way (and no other field wrong); every such class is listed.
     Fields(Vec<(Bug, Vec<String>)>),
-    /// No credible class explains it.
+    /// No class explains it without refutation.
     Unknown,
     /// The reference itself fails this vector: the vector is suspect, not the implementation.
     BadVector,
@@ -143,9 +150,17 @@ impl Verdict {
     /// The classes it names, best first.
     pub fn named(&self) -> Vec<Bug> {
         match self {
-            Verdict::Exact(bugs) => bugs.clone(),
+            Verdict::Exact(bugs) | Verdict::Refuted(bugs) => bugs.clone(),
             Verdict::Fields(parts) => parts.iter().map(|(bug, _)| *bug).collect(),
             Verdict::Unknown | Verdict::BadVector => Vec::new(),
+        }
+    }
+
+    /// The classes it names that no test of the run refutes.
+    pub fn likely(&self) -> Vec<Bug> {
+        match self {
+            Verdict::Refuted(_) => Vec::new(),
+            other => other.named(),
         }
     }
 }
@@ -153,12 +168,14 @@ impl Verdict {
 /// The bug classes behind a set of failures.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnosis {
-    /// Every class that fits at least one failure, credible ones first, ranked by score.
+    /// Every class that fits at least one failure, unrefuted ones first, ranked.
     pub findings: Vec<Finding>,
     /// The failures (indexes into the tests).
     pub failures: Vec<usize>,
     /// The verdict on each failure.
     pub verdicts: BTreeMap<usize, Verdict>,
+    /// The id of each test, for naming the tests that refute a class.
+    pub ids: Vec<String>,
 }
 
 /// Diagnoses the implementation whose answers to `tests` are `answers` (aligned), using the
@@ -187,10 +204,13 @@ pub fn diagnose(
     let verdicts = failures
         .iter()
         .map(|&i| {
+            let valued = shown[&i].carries_values();
             let verdict = match (bad.contains(&i), &shown[&i]) {
                 (true, _) => Verdict::BadVector,
-                (false, Evidence::WrongValue(fields)) => verdict_of(&findings, i, Some(fields)),
-                (false, _) => verdict_of(&findings, i, None),
+                (false, Evidence::WrongValue(fields)) => {
+                    verdict_of(&findings, i, valued, Some(fields))
+                }
+                (false, _) => verdict_of(&findings, i, valued, None),
             };
             (i, verdict)
         })
@@ -199,6 +219,7 @@ pub fn diagnose(
         findings,
         failures,
         verdicts,
+        ids: tests.iter().map(|t| t.case.id.clone()).collect(),
     }
 }
 
@@ -220,6 +241,7 @@ fn finding(
         valued: 0,
         rivals: 0,
         false_alarms: 0,
+        refutations: Vec::new(),
     };
     for (&i, ours) in shown.iter().filter(|(i, _)| !bad.contains(i)) {
         let theirs = mutant(i).and_then(|m| evidence(tests[i], m));
@@ -236,49 +258,57 @@ fn finding(
         .map(|i| &shown[i])
         .filter(|e| !e.carries_values())
         .collect();
-    found.rivals = shown
+    let rivals: BTreeSet<usize> = shown
         .iter()
         .filter(|(i, e)| !fitted.contains(i) && !bad.contains(i) && kinds.contains(e))
-        .count();
-    found.false_alarms = (0..tests.len())
+        .map(|(&i, _)| i)
+        .collect();
+    let false_alarms: BTreeSet<usize> = (0..tests.len())
         .filter(|&i| passes(tests[i], answers[i]))
         .filter(|&i| mutant(i).is_some_and(|m| fails(tests[i], m)))
-        .count();
+        .collect();
+    found.rivals = rivals.len();
+    found.false_alarms = false_alarms.len();
+    found.refutations = rivals.union(&false_alarms).copied().collect();
     found
 }
 
-/// The verdict on failure `index`: the credible classes that give its exact answer, or else
-/// (for a wrong value, whose differing fields are `fields`) a credible class for every field.
+/// The verdict on failure `index` (whose evidence carries values when `valued`): the
+/// unrefuted classes that give its exact answer; else, when some class gives it and it carries
+/// values, those classes as refuted; else (for a wrong value, whose differing fields are
+/// `fields`) an unrefuted class for every field.
 fn verdict_of(
     findings: &[Finding],
     index: usize,
+    valued: bool,
     fields: Option<&BTreeMap<String, serde_json::Value>>,
 ) -> Verdict {
-    let credible = || findings.iter().filter(|f| f.credible());
-    let exact: Vec<&Finding> = credible().filter(|f| f.exact.contains(&index)).collect();
-    if let Some(best) = exact.first() {
-        let tied = exact.iter().filter(|f| f.rank_key() == best.rank_key());
-        return Verdict::Exact(tied.map(|f| f.bug).collect());
+    let exact: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.exact.contains(&index))
+        .collect();
+    let unrefuted: Vec<Bug> = (exact.iter().filter(|f| f.unrefuted()))
+        .map(|f| f.bug)
+        .collect();
+    if !unrefuted.is_empty() {
+        return Verdict::Exact(unrefuted);
+    }
+    // The least refuted of them: the class the run contradicts least.
+    let fewest = exact.iter().map(|f| f.refutations.len()).min();
+    if let (true, Some(fewest)) = (valued, fewest) {
+        let least = exact.iter().filter(|f| f.refutations.len() == fewest);
+        return Verdict::Refuted(least.map(|f| f.bug).collect());
     }
     let Some(fields) = fields else {
         return Verdict::Unknown;
     };
-    let mut unexplained: BTreeSet<&String> = fields.keys().collect();
-    let mut parts = Vec::new();
-    for f in credible() {
-        let Some(explains) = f.fields_of(index) else {
-            continue;
-        };
-        // Every field it explains leaves the set (no short-circuit), then it is named if any did.
-        let newly = explains
-            .iter()
-            .filter(|&field| unexplained.remove(field))
-            .count();
-        if newly > 0 {
-            parts.push((f.bug, explains.to_vec()));
-        }
-    }
-    match unexplained.is_empty() && !parts.is_empty() {
+    let parts: Vec<(Bug, Vec<String>)> = findings
+        .iter()
+        .filter(|f| f.unrefuted())
+        .filter_map(|f| f.fields_of(index).map(|own| (f.bug, own.to_vec())))
+        .collect();
+    let explained: BTreeSet<&String> = parts.iter().flat_map(|(_, own)| own).collect();
+    match !parts.is_empty() && fields.keys().all(|field| explained.contains(field)) {
         true => Verdict::Fields(parts),
         false => Verdict::Unknown,
     }
@@ -293,13 +323,24 @@ impl Diagnosis {
             .map(|f| f.bug)
     }
 
-    /// The classes named for failure `index`, best first (none for a pass or an unknown).
+    /// The classes named for failure `index`, best first (none for a pass or an unknown);
+    /// refuted ones only when every class giving its exact answer is refuted.
     pub fn named(&self, index: usize) -> Vec<Bug> {
         self.verdicts.get(&index).map_or(Vec::new(), Verdict::named)
     }
 
     fn finding(&self, bug: Bug) -> Option<&Finding> {
         self.findings.iter().find(|f| f.bug == bug)
+    }
+
+    /// Every class that fits failure `index`, exactly or in part, refuted or not: what a
+    /// narrower run may name for it (which depends on the failure alone).
+    pub fn candidates(&self, index: usize) -> Vec<Bug> {
+        self.findings
+            .iter()
+            .filter(|f| f.fitted().any(|i| i == index))
+            .map(|f| f.bug)
+            .collect()
     }
 
     /// How far a class is borne out across the run, for the text of a failure.
@@ -315,34 +356,108 @@ impl Diagnosis {
         if !f.partial.is_empty() {
             text.push_str(&format!(" and {} more in part", f.partial.len()));
         }
+        text
+    }
+
+    /// Which tests refute a class, in words (at most three ids, then how many more).
+    fn refuted_by(&self, bug: Bug) -> String {
+        let Some(f) = self.finding(bug) else {
+            return String::new();
+        };
+        let mut ids: Vec<&str> = f
+            .refutations
+            .iter()
+            .take(3)
+            .map(|&i| self.ids.get(i).map_or("?", String::as_str))
+            .collect();
+        let more = f.refutations.len().saturating_sub(ids.len());
+        let more = (more > 0).then(|| format!("{more} more"));
+        ids.extend(more.as_deref());
+        let mut why = Vec::new();
         if f.false_alarms > 0 {
-            text.push_str(&format!(
-                " and fails {} tests this implementation passes",
+            why.push(format!(
+                "{} this implementation passes and the mutant fails",
                 f.false_alarms
             ));
         }
-        text
+        if f.rivals > 0 {
+            why.push(format!(
+                "{} failing the same way that the mutant does not",
+                f.rivals
+            ));
+        }
+        format!("refuted by {} ({})", ids.join(", "), why.join("; "))
+    }
+
+    /// The refuted classes that fit failure `index` exactly, but for those `named`, each with
+    /// its refutation.
+    fn refuted_candidates(&self, index: usize, named: &[Bug]) -> Vec<String> {
+        self.findings
+            .iter()
+            .filter(|f| !f.unrefuted() && f.exact.contains(&index) && !named.contains(&f.bug))
+            .map(|f| {
+                format!(
+                    "mutant:{} gives it too, but is {}",
+                    f.bug.name(),
+                    self.refuted_by(f.bug)
+                )
+            })
+            .collect()
     }
 
     /// The diagnosis of failure `index` in words.
     pub fn of_failure(&self, index: usize) -> String {
-        match self.verdicts.get(&index) {
-            None | Some(Verdict::Unknown) => "no known bug class explains this failure".into(),
-            Some(Verdict::BadVector) => "bad vector: the reference itself fails this test, so the vector (not the implementation) is suspect".into(),
+        let mut text = match self.verdicts.get(&index) {
+            None | Some(Verdict::Unknown) => {
+                let fit: Vec<String> = self
+                    .findings
+                    .iter()
+                    .filter(|f| !f.unrefuted() && f.fitted().any(|i| i == index))
+                    .map(|f| format!("mutant:{} fits it, but is {}", f.bug.name(), self.refuted_by(f.bug)))
+                    .collect();
+                return match fit.is_empty() {
+                    true => "no known bug class explains this failure".into(),
+                    false => format!(
+                        "no known bug class explains this failure ({})",
+                        fit.join("; ")
+                    ),
+                };
+            }
+            Some(Verdict::BadVector) => return "bad vector: the reference itself fails this test, so the vector (not the implementation) is suspect".into(),
+            Some(Verdict::Exact(bugs)) if bugs.len() == 1 => format!(
+                "likely {}: {} (mutant:{} gives this exact answer; {})",
+                bugs[0].flag(),
+                bugs[0].explanation(),
+                bugs[0].name(),
+                self.support(bugs[0])
+            ),
             Some(Verdict::Exact(bugs)) => {
-                let best = bugs[0];
-                let mut text = format!(
-                    "likely {}: {} (mutant:{} gives this exact answer; {})",
-                    best.flag(),
-                    best.explanation(),
-                    best.name(),
-                    self.support(best)
-                );
-                if bugs.len() > 1 {
-                    let names: Vec<&str> = bugs[1..].iter().map(|b| b.flag()).collect();
-                    text.push_str(&format!("; also answered so by {}", names.join(", ")));
-                }
-                text
+                let names: Vec<&str> = bugs.iter().map(|b| b.flag()).collect();
+                let each: Vec<String> = bugs
+                    .iter()
+                    .map(|b| format!("{}: {} ({})", b.flag(), b.explanation(), self.support(*b)))
+                    .collect();
+                format!(
+                    "likely one of {}, whose mutants give this exact answer and which no test of \
+                     this run tells apart; {}",
+                    names.join(", "),
+                    each.join("; ")
+                )
+            }
+            Some(Verdict::Refuted(bugs)) => {
+                let each: Vec<String> = bugs
+                    .iter()
+                    .map(|b| {
+                        format!(
+                            "{}: {} (mutant:{} gives this exact answer, but is {})",
+                            b.flag(),
+                            b.explanation(),
+                            b.name(),
+                            self.refuted_by(*b)
+                        )
+                    })
+                    .collect();
+                format!("possibly {}", each.join("; or "))
             }
             Some(Verdict::Fields(parts)) => {
                 let heads: Vec<String> = parts
@@ -372,7 +487,12 @@ impl Diagnosis {
                     each.join("; ")
                 )
             }
+        };
+        let named = self.named(index);
+        for refuted in self.refuted_candidates(index, &named) {
+            text.push_str(&format!("; {refuted}"));
         }
+        text
     }
 
     /// One line for the whole run.
@@ -388,7 +508,11 @@ impl Diagnosis {
             None => format!("no known bug class explains any of the {total} failures"),
             Some(best) => {
                 let mut text = format!(
-                    "likely {} ({} of {total} failures explained by mutant:{}",
+                    "{} {} ({} of {total} failures explained by mutant:{}",
+                    match best.unrefuted() {
+                        true => "likely",
+                        false => "possibly",
+                    },
                     best.bug.flag(),
                     best.exact.len(),
                     best.bug.name()

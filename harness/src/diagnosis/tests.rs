@@ -181,7 +181,7 @@ fn a_rejection_is_explained_only_at_its_own_stage() {
     assert_eq!(at_decode.verdicts[&0], Verdict::Unknown, "{at_decode:?}");
     let big_endian = at_decode.finding(Bug::BigEndianLength).expect("it fits");
     assert_eq!((big_endian.exact.len(), big_endian.false_alarms), (1, 2));
-    assert!(!big_endian.credible());
+    assert!(!big_endian.unrefuted());
 }
 
 #[test]
@@ -302,4 +302,57 @@ fn a_class_explaining_two_fields_and_another_the_third_explain_the_whole() {
         vec!["filterload.data".into(), "filterload.nHashFuncs".into()]
     )));
     assert!(fields.contains(&(Bug::BigEndianTweak, vec!["filterload.nTweak".into()])));
+}
+
+#[test]
+fn a_byte_identical_answer_is_named_with_the_tests_that_refute_it() {
+    let mut tests = tests();
+    // A three-byte tail: MurmurTail's mutant hashes it wrong, this implementation right.
+    tests.push(murmur_test("e", 0, b"\x01\x02\x03"));
+    let refs: Vec<&LoadedTest> = tests.iter().collect();
+    let book = MutantAnswers::compute(&refs, Bug::ALL, |_| true);
+    let mut answers: Vec<Answer<Output>> = tests.iter().map(pass).collect();
+    answers[0] = book.of(Bug::MurmurTail)[0].clone().unwrap();
+    assert_ne!(answers[0], pass(&tests[0]));
+    let d = diagnose_answers(&tests, &answers);
+    assert_eq!(
+        d.verdicts[&0],
+        Verdict::Refuted(vec![Bug::MurmurTail]),
+        "{d:?}"
+    );
+    assert_eq!(d.verdicts[&0].likely(), []);
+    let text = d.of_failure(0);
+    assert!(
+        text.starts_with("possibly MurmurTail") && text.contains("refuted by e (1 this"),
+        "{text}"
+    );
+    // Alone, the same failure has nothing to refute the class: it is named, and no other.
+    let alone = diagnose_answers(&tests[..1], &answers[..1]);
+    assert_eq!(alone.verdicts[&0], Verdict::Exact(vec![Bug::MurmurTail]));
+}
+
+#[test]
+fn classes_a_run_cannot_tell_apart_are_named_together() {
+    let mut over = vec![0xfd, 0xa1, 0x8c];
+    over.extend([0u8; 36_001]);
+    over.extend([5, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let tests = vec![payload(
+        "load-36001",
+        Request::FilterloadAccept,
+        over.clone(),
+    )];
+    let accepted = Reference.execute(&Request::FilterloadDecode(PayloadInput {
+        payload: over.into(),
+    }));
+    let d = diagnose_answers(&tests, &[accepted]);
+    let Verdict::Exact(named) = &d.verdicts[&0] else {
+        panic!("{d:?}")
+    };
+    assert!(
+        named.len() > 1 && named.contains(&Bug::NoFilterSizeLimit),
+        "{named:?}"
+    );
+    let text = d.of_failure(0);
+    assert!(text.starts_with("likely one of "), "{text}");
+    assert!(text.contains("no test of this run tells apart"), "{text}");
 }

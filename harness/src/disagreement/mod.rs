@@ -4,4 +4,5 @@
 //! library both depend on.
 
 pub mod compare;
+pub mod policy;
 pub mod vector;

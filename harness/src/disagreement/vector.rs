@@ -1,12 +1,14 @@
-//! A disagreement written as a ready-to-commit vector file: one group of the generated kind
-//! naming where the input came from, one test whose expected result is the reference's answer
-//! (`valid` with its output, or `invalid` when the reference rejects), and the flags of the bug
-//! classes the diagnosis found, with their notes copied from the suite's vectors.
+//! A finding written as a ready-to-commit vector file: one group of the generated kind naming
+//! where the input came from, one test whose expected result is what the suite demands
+//! ([`super::policy::expectation`]: `valid` with the reference's output, `invalid` when the
+//! reference rejects, `acceptable` with Core's answer on an input of a divergence note), and
+//! the flags of the bug classes the diagnosis found, with their notes copied from the suite's
+//! vectors.
 
 use crate::implementation::{Answer, Stage};
 use crate::ops::{OpName, Output, Request};
 use crate::vectors::model::{
-    Expectation, Note, Phase, Source, TestCase, TestGroup, VectorFile, FORMAT_VERSION, SUITE,
+    Note, Phase, Source, TestCase, TestGroup, VectorFile, FORMAT_VERSION, SUITE,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -59,12 +61,16 @@ pub fn vector_file(
     provenance: &Provenance,
     flags: BTreeMap<String, Note>,
 ) -> Option<VectorFile> {
-    let (result, expected, rejected_at): (Expectation, Option<Value>, Option<Stage>) =
-        match reference {
-            Answer::Ok(output) => (Expectation::Valid, Some(output.to_json()), None),
-            Answer::Rejected(r) => (Expectation::Invalid, None, r.stage),
-            Answer::Unsupported | Answer::Fault(_) => return None,
-        };
+    let demand = super::policy::expectation(request, reference)?;
+    let rejected_at = match reference {
+        Answer::Rejected(r) => r.stage,
+        _ => None,
+    };
+    let (result, expected) = (demand.result, demand.expected.map(|o| o.to_json()));
+    let mut flags = flags;
+    if let Some(divergence) = demand.divergence {
+        flags.extend(suite_note(divergence).map(|note| (divergence.to_string(), note)));
+    }
     let Value::Object(input) = request.input_json() else {
         return None;
     };
@@ -100,6 +106,14 @@ pub fn vector_file(
     })
 }
 
+/// The note the suite's own vectors give `flag`.
+fn suite_note(flag: &str) -> Option<Note> {
+    let files = crate::vectors::embedded::load().ok()?;
+    files
+        .into_iter()
+        .find_map(|f| f.file.notes.get(flag).cloned())
+}
+
 /// The file as the suite formats vector files: the generator's canonical text.
 pub use crate::vectors::render as to_json;
 
@@ -110,6 +124,7 @@ mod tests {
     use crate::implementation::Implementation;
     use crate::ops::PayloadInput;
     use crate::reference_impl::Reference;
+    use crate::vectors::model::Expectation;
     use crate::vectors::parse_file;
 
     fn provenance() -> Provenance {

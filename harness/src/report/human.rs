@@ -21,7 +21,7 @@ fn paint(colour: bool, code: &str, text: &str) -> String {
 fn state_colour(state: State) -> &'static str {
     match state {
         State::Pass => "32",
-        State::Unsupported | State::ExpectedFailure => "33",
+        State::NotClaimed | State::ExpectedFailure => "33",
         _ => "31",
     }
 }

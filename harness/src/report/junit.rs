@@ -1,6 +1,6 @@
 //! The JUnit XML report, for CI systems that show test results: one `<testsuite>` per vector
 //! file, one `<testcase>` per test. Wrong answers are `<failure>`s, crashes, timeouts and
-//! protocol errors `<error>`s, unsupported tests and expected failures `<skipped>`.
+//! protocol errors `<error>`s, tests outside the claim and expected failures `<skipped>`.
 
 use super::details;
 use crate::runner::{Run, State, TestResult};
@@ -62,11 +62,12 @@ enum Kind {
 fn kind_of(state: State) -> Kind {
     match state {
         State::Pass => Kind::Pass,
-        State::Unsupported | State::ExpectedFailure => Kind::Skipped,
+        State::NotClaimed | State::ExpectedFailure => Kind::Skipped,
         State::Crash | State::Timeout | State::ProtocolError | State::NotRun => Kind::Error,
         State::WrongValue
         | State::RejectedValid
         | State::AcceptedInvalid
+        | State::Unsupported
         | State::UnexpectedPass => Kind::Failure,
     }
 }

@@ -10,6 +10,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod tap;
+pub mod verdict;
 
 use crate::implementation::{Answer, Fault};
 use crate::ops::Output;
@@ -65,16 +66,18 @@ pub fn render(run: &Run, format: Format, colour: bool) -> String {
     }
 }
 
-/// The verdict in words.
+/// The verdict in words: what was checked when it is conformant, and every cause when it is
+/// not ([`verdict::causes`]).
 pub fn verdict_text(run: &Run) -> String {
     match run.conformance() {
-        Conformance::Conformant => "conformant".into(),
-        Conformance::Failures => "not conformant: some tests fail".into(),
-        Conformance::Breakdown => "not conformant: the implementation crashed or timed out".into(),
+        Conformance::Conformant => verdict::conformant(run),
         Conformance::NothingExercised => format!(
             "not conformant: {}",
             run.nothing_exercised().unwrap_or_default()
         ),
+        Conformance::Failures | Conformance::Breakdown => {
+            format!("not conformant: {}", verdict::causes(run).join("; "))
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! The TAP (version 13) report: one line per test with a YAML block for each failure.
-//! Unsupported tests are `# SKIP`, expected failures `# TODO`, as TAP consumers expect.
+//! Tests outside the claim are `# SKIP`, expected failures `# TODO`, as TAP consumers expect.
 
 use super::{details, notices, verdict_text};
 use crate::runner::{Run, State};
@@ -13,7 +13,7 @@ pub fn render(run: &Run) -> String {
         let id = one_line(&r.test.case.id);
         let _ = match r.state {
             State::Pass => writeln!(out, "ok {n} - {id}"),
-            State::Unsupported => writeln!(out, "ok {n} - {id} # SKIP unsupported"),
+            State::NotClaimed => writeln!(out, "ok {n} - {id} # SKIP not claimed"),
             State::ExpectedFailure => {
                 writeln!(out, "not ok {n} - {id} # TODO {}", one_line(&r.message))
             }

@@ -2,7 +2,8 @@
 //! time bound, and summing up what happened.
 
 use super::state::State;
-use super::verdict::{judge, TestResult};
+use super::verdict::{judge, not_claimed, TestResult};
+use crate::capabilities::Capabilities;
 use crate::implementation::{Answer, Fault, Implementation};
 use crate::ops::{OpName, Output, Request};
 use crate::vectors::LoadedTest;
@@ -30,6 +31,8 @@ pub struct Run {
     pub stale_expectations: Vec<String>,
     /// The operations the implementation claimed (those this harness knows).
     pub claimed: Vec<OpName>,
+    /// The narrowings it declared within those operations.
+    pub capabilities: Capabilities,
     /// Things a reader should know that do not change the verdict (e.g. unknown operation
     /// names in the hello).
     pub warnings: Vec<String>,
@@ -53,8 +56,8 @@ pub enum Conformance {
     NothingExercised,
 }
 
-/// Runs `tests` in order. Operations the implementation does not claim are reported as
-/// unsupported without being sent.
+/// Runs `tests` in order. Tests outside the implementation's claim (an operation it does not
+/// claim, an input its capabilities exclude) are reported as not claimed without being sent.
 pub fn run_tests(
     tests: &[&LoadedTest],
     implementation: &mut dyn Implementation,
@@ -73,6 +76,7 @@ pub fn run_tests_observed(
 ) -> Run {
     let start = Instant::now();
     let claimed = implementation.operations();
+    let capabilities = implementation.capabilities();
     let unknown = implementation.unknown_operations();
     let mut results = Vec::with_capacity(tests.len());
     let mut aborted = None;
@@ -85,24 +89,29 @@ pub fn run_tests_observed(
             ));
         }
         if aborted.is_some() {
-            let mut result = judge(test, Answer::Unsupported, Duration::ZERO);
+            let mut result = not_claimed(test, "not run: the overall time bound was spent".into());
             result.state = State::NotRun;
-            result.message = "not run: the overall time bound was spent".into();
             results.push(result);
             after_test(results.len());
             continue;
         }
-        let began = Instant::now();
-        let answer = if claimed.contains(&test.request.op()) {
-            answer_of(implementation, &test.request)
+        let op = test.request.op();
+        if !claimed.contains(&op) {
+            results.push(not_claimed(
+                test,
+                format!("not claimed: the hello does not list {op}"),
+            ));
+        } else if let Some(why) = capabilities.excludes(&test.request) {
+            results.push(not_claimed(test, format!("not claimed: {why}")));
         } else {
-            Answer::Unsupported
-        };
-        // A restart of the implementation before this request is not its answer's time.
-        let answering = began
-            .elapsed()
-            .saturating_sub(implementation.last_start_time());
-        results.push(judge(test, answer, answering));
+            let began = Instant::now();
+            let answer = answer_of(implementation, &test.request);
+            // A restart of the implementation before this request is not its answer's time.
+            let answering = began
+                .elapsed()
+                .saturating_sub(implementation.last_start_time());
+            results.push(judge(test, answer, answering));
+        }
         after_test(results.len());
     }
     Run {
@@ -115,6 +124,7 @@ pub fn run_tests_observed(
             .into_iter()
             .collect(),
         claimed,
+        capabilities,
         missing_operations: Vec::new(),
         allow_empty: false,
     }

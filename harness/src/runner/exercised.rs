@@ -1,6 +1,6 @@
 //! Whether a run exercised anything. A run in which no test passed (none selected, none of an
-//! operation the implementation claims, every one answered `unsupported`, or every answered one
-//! an expected failure) proves nothing, so it is not conformant: "conformant" must never be
+//! operation the implementation claims, every one excluded by its capabilities, or every
+//! answered one an expected failure) proves nothing, so it is not conformant: "conformant" must never be
 //! said of an implementation the suite did not actually test.
 
 use super::execute::Run;
@@ -61,19 +61,23 @@ impl Run {
             )
         } else {
             let count = |state: State| self.results.iter().filter(|r| r.state == state).count();
-            let expected = count(State::ExpectedFailure);
-            if expected == 0 {
+            let (expected, unsupported) =
+                (count(State::ExpectedFailure), count(State::Unsupported));
+            if unsupported > 0 && expected == 0 {
                 format!(
-                    "the implementation answered `unsupported` to every test it was sent ({})",
-                    self.results
-                        .iter()
-                        .filter(|r| self.claimed.contains(&r.test.request.op()))
-                        .count()
+                    "the implementation answered `unsupported` to every test it was sent \
+                     ({unsupported})"
+                )
+            } else if expected == 0 {
+                format!(
+                    "the hello's capabilities ({}) exclude every selected test of a claimed \
+                     operation",
+                    self.capabilities
                 )
             } else {
                 format!(
-                    "no test passed: {expected} expected failures, {} unsupported",
-                    count(State::Unsupported)
+                    "no test passed: {expected} expected failures, {} not claimed",
+                    count(State::NotClaimed)
                 )
             }
         };

@@ -9,9 +9,9 @@
 //!   value, a rejection with its stage and words, "unsupported", or a fault the harness saw).
 //!   Nothing is judged yet: the same answer is right for one vector and wrong for another.
 //! - [`State`] (this module): an answer judged against a vector's expectation, then against the
-//!   expectations file. It needs eleven values because a report must tell a wrong value from a
-//!   wrong rejection, a crash from a protocol error, and an expected failure from an unexpected
-//!   pass. [`Conformance`](super::Conformance) sums the states of a run into its verdict.
+//!   expectations file. It needs twelve values because a report must tell a wrong value from a
+//!   wrong rejection, a crash from a protocol error, an unanswered claim from an operation never
+//!   claimed, and an expected failure from an unexpected pass. [`Conformance`](super::Conformance) sums the states of a run into its verdict.
 //! - [`Agreement`](crate::disagreement::compare::Agreement): an answer judged against another
 //!   answer, the reference's, where no vector exists yet (the fuzz campaign). Without a vector
 //!   there is no `valid`/`invalid` to say which side is wrong, so three values: agrees,
@@ -35,8 +35,12 @@ pub enum State {
     RejectedValid,
     /// The implementation accepted an input it must reject.
     AcceptedInvalid,
-    /// The implementation does not support the operation (or this shape of input).
+    /// The implementation answered `unsupported` to a test it claims (its operation is in the
+    /// hello and no declared capability excludes its input): an unanswered claim, a failure.
     Unsupported,
+    /// Outside the claim: the operation is not in the hello, or a declared capability excludes
+    /// the input. Not sent, and not a failure.
+    NotClaimed,
     /// The implementation answered something that is not a valid answer.
     ProtocolError,
     /// The implementation crashed while handling the test.
@@ -59,6 +63,7 @@ impl State {
         State::RejectedValid,
         State::AcceptedInvalid,
         State::Unsupported,
+        State::NotClaimed,
         State::ProtocolError,
         State::Crash,
         State::Timeout,
@@ -75,6 +80,7 @@ impl State {
             State::RejectedValid => "rejectedValid",
             State::AcceptedInvalid => "acceptedInvalid",
             State::Unsupported => "unsupported",
+            State::NotClaimed => "notClaimed",
             State::ProtocolError => "protocolError",
             State::Crash => "crash",
             State::Timeout => "timeout",
@@ -93,7 +99,7 @@ impl State {
     pub fn is_failure(self) -> bool {
         !matches!(
             self,
-            State::Pass | State::Unsupported | State::ExpectedFailure
+            State::Pass | State::NotClaimed | State::ExpectedFailure
         )
     }
 
@@ -130,8 +136,10 @@ mod tests {
     }
 
     #[test]
-    fn partial_support_is_not_a_failure() {
-        assert!(!State::Unsupported.is_failure());
+    fn an_unanswered_claim_fails_and_no_claim_does_not() {
+        assert!(State::Unsupported.is_failure());
+        assert!(State::Unsupported.can_be_expected());
+        assert!(!State::NotClaimed.is_failure());
         assert!(State::UnexpectedPass.is_failure());
         assert!(State::Timeout.is_breakdown());
         assert!(!State::WrongValue.is_breakdown());

@@ -429,6 +429,10 @@ impl Implementation for Subprocess {
         self.hello.known_operations()
     }
 
+    fn capabilities(&self) -> crate::capabilities::Capabilities {
+        self.hello.capabilities.clone()
+    }
+
     fn unknown_operations(&self) -> Vec<String> {
         self.hello.unknown_operations()
     }

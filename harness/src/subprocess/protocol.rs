@@ -1,6 +1,7 @@
 //! The messages of the subprocess protocol, version 1 (specified in `docs/PROTOCOL.md`): one
 //! JSON object per line, a `hello` from the child first, then one answer per request.
 
+use crate::capabilities::Capabilities;
 use crate::implementation::{Answer, Fault, Rejection, Stage};
 use crate::ops::{OpName, Output};
 use serde::{Deserialize, Serialize};
@@ -27,6 +28,10 @@ pub struct Hello {
     pub operations: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// The inputs of claimed operations it declares it cannot take (docs/PROTOCOL.md,
+    /// "Capabilities"); absent, it claims every input.
+    #[serde(default, skip_serializing_if = "Capabilities::is_everything")]
+    pub capabilities: Capabilities,
 }
 
 impl Hello {

@@ -49,6 +49,7 @@ pub fn serve(
                 .map(|op| op.as_str().to_string())
                 .collect(),
             notes: implementation.notes(),
+            capabilities: implementation.capabilities(),
         },
     };
     write_line(&mut output, &hello)?;

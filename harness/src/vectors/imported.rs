@@ -8,7 +8,9 @@
 //!
 //! [`add`] is how tools put a finding there: it merges the new file's groups into the kind's
 //! file (created when missing), keeps `numberOfTests` right, refuses an id that is already used
-//! by a different test, checks that the result still loads, and writes it atomically.
+//! by a different test, checks that the result still loads, re-judges each new test against
+//! the reference and the suite's notes as `lint` does (refusing, say, an `invalid` test of
+//! trailing bytes Core ignores), and writes it atomically.
 
 use super::load::{parse_file, VectorError};
 use super::model::VectorFile;
@@ -48,6 +50,9 @@ pub enum ImportError {
     Json(serde_json::Error),
     /// Reading or writing failed.
     Io(std::io::Error),
+    /// Re-judged against the reference and the suite's notes, a new test is wrong: the id
+    /// and why (`lint` would report the same).
+    Refused { id: String, why: String },
 }
 
 impl fmt::Display for ImportError {
@@ -60,6 +65,9 @@ impl fmt::Display for ImportError {
             ImportError::Vector(e) => write!(f, "{e}"),
             ImportError::Json(e) => write!(f, "the imported file is not a vector file: {e}"),
             ImportError::Io(e) => write!(f, "{e}"),
+            ImportError::Refused { id, why } => {
+                write!(f, "{id} is refused, nothing was written: {why}")
+            }
         }
     }
 }
@@ -70,7 +78,7 @@ impl std::error::Error for ImportError {
             ImportError::Vector(e) => Some(e),
             ImportError::Json(e) => Some(e),
             ImportError::Io(e) => Some(e),
-            ImportError::NoKind | ImportError::IdTaken(_) => None,
+            ImportError::NoKind | ImportError::IdTaken(_) | ImportError::Refused { .. } => None,
         }
     }
 }
@@ -127,7 +135,23 @@ pub fn add(vectors_dir: &Path, new: &VectorFile) -> Result<PathBuf, ImportError>
     }
     merged.number_of_tests = merged.test_groups.iter().map(|g| g.tests.len()).sum();
     let text = render(&merged);
-    parse_file(&format!("{DIR}/{kind}_test.json"), &text).map_err(ImportError::Vector)?;
+    let loaded =
+        parse_file(&format!("{DIR}/{kind}_test.json"), &text).map_err(ImportError::Vector)?;
+    let new_ids: Vec<&str> = (new.test_groups.iter().flat_map(|g| &g.tests))
+        .map(|t| t.id.as_str())
+        .collect();
+    for test in loaded
+        .tests
+        .iter()
+        .filter(|t| new_ids.contains(&t.case.id.as_str()))
+    {
+        if let Some(why) = super::lint::rejudge(test) {
+            return Err(ImportError::Refused {
+                id: test.case.id.clone(),
+                why,
+            });
+        }
+    }
     std::fs::create_dir_all(&dir).map_err(ImportError::Io)?;
     crate::atomic_file::write(&path, text.as_bytes()).map_err(ImportError::Io)?;
     Ok(path)
@@ -184,6 +208,45 @@ mod tests {
         assert_eq!(lint(&[loaded]), Vec::new());
         let clash = add(&dir, &finding(&[1, 0xcc], "one-byte"));
         assert!(matches!(clash, Err(ImportError::IdTaken(id)) if id == "fuzz/one-byte"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_test_contradicting_a_divergence_note_is_refused_and_nothing_is_written() {
+        use crate::disagreement::vector::{vector_file, Provenance};
+        use crate::vectors::model::Expectation;
+        let dir = std::env::temp_dir().join(format!("bip37-refused-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // Trailing bytes after a whole filterload: Core's node ignores them, the reference
+        // rejects them; a vector saying `invalid` would fail an implementation that is right.
+        let request = crate::ops::Request::FilterloadDecode(crate::ops::PayloadInput {
+            payload: Hex::parse("03614e9b05000000000000000100").unwrap(),
+        });
+        let provenance = Provenance {
+            generator: "test".into(),
+            targets: "trailing bytes".into(),
+            slug: "trailing".into(),
+            comment: "c".into(),
+        };
+        let rejection =
+            crate::implementation::Answer::reject(crate::implementation::Stage::Decode, "trailing");
+        let mut file = vector_file(&request, &rejection, &provenance, Default::default()).unwrap();
+        // What the policy writes: acceptable, with Core's answer.
+        assert_eq!(file.test_groups[0].tests[0].result, Expectation::Acceptable);
+        add(&dir, &file).unwrap();
+        // Made to contradict the note, it is refused and the file is left as it was.
+        let before = std::fs::read_to_string(dir.join("imported/fuzz_test.json")).unwrap();
+        let test = &mut file.test_groups[0].tests[0];
+        test.id = "fuzz/trailing-invalid".into();
+        test.result = Expectation::Invalid;
+        test.expected = None;
+        let err = add(&dir, &file).unwrap_err();
+        assert!(
+            err.to_string().contains("TrailingBytesIgnoredByCore"),
+            "{err}"
+        );
+        let after = std::fs::read_to_string(dir.join("imported/fuzz_test.json")).unwrap();
+        assert_eq!(before, after);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

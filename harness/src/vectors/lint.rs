@@ -78,7 +78,7 @@ pub fn lint(files: &[LoadedFile]) -> Vec<Problem> {
             if let Some(earlier) = first_file_of_id.insert(id, &file.name) {
                 report(Some(id), format!("id already used in {earlier}"));
             }
-            if let Some(message) = rederive(test) {
+            if let Some(message) = rejudge(test) {
                 report(Some(id), message);
             }
         }
@@ -149,6 +149,13 @@ fn lint_header(file: &LoadedFile, report: &mut impl FnMut(Option<&str>, String))
     for flag in vf.notes.keys().filter(|f| !used.contains(f.as_str())) {
         report(None, format!("note {flag} is used by no test"));
     }
+}
+
+/// What is wrong with a test's expected result, if anything: the reference's answer must meet
+/// it, and a test of an input the suite tolerates either way (a divergence note) must say so
+/// ([`crate::disagreement::policy::contradiction`]). Imports are re-judged by it too.
+pub fn rejudge(test: &LoadedTest) -> Option<String> {
+    rederive(test).or_else(|| crate::disagreement::policy::contradiction(test))
 }
 
 /// What is wrong with a test's expected result according to the reference, if anything.

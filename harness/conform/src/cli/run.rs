@@ -66,8 +66,13 @@ pub fn run(args: &RunArgs) -> u8 {
             .iter()
             .filter(|r| matches!(r.state, State::Crash | State::Timeout))
             .count();
+        let to_fill = updated
+            .failures
+            .values()
+            .filter(|entry| !entry.has_reason())
+            .count();
         bip37_harness::say!(
-            "bip37-conform: wrote {} expected failures to {}{}; this run is judged against the \
+            "bip37-conform: wrote {} expected failures to {}{}{}; this run is judged against the \
              file as it was before",
             updated.failures.len(),
             path.display(),
@@ -75,6 +80,14 @@ pub fn run(args: &RunArgs) -> u8 {
                 (false, n) if n > 0 =>
                     format!(" ({n} crashes and timeouts left out: --record-crashes lists them)"),
                 _ => String::new(),
+            },
+            match to_fill {
+                0 => String::new(),
+                n => format!(
+                    " ({n} claimed tests answered `unsupported`: each excuses nothing until its \
+                     \"{}\" reason says why)",
+                    bip37_harness::expectations::FILL_IN
+                ),
             }
         );
     }

@@ -1,13 +1,20 @@
 //! One fuzzing campaign: generate requests from a seed, ask the candidate and the reference,
-//! and stop at the first disagreement, which is shrunk to a minimal request and diagnosed
-//! against the mutants (the bug classes whose mutant answers exactly like the candidate).
+//! and judge the candidate's answer as `run` would judge it against the vector the request
+//! would become ([`policy::expectation`]: the reference's answer, or either answer where the
+//! suite tolerates both, such as trailing bytes Core ignores). A finding is an answer `run`
+//! would fail: shrunk to a minimal request and diagnosed against the mutants (the bug classes
+//! whose mutant answers exactly like the candidate). The campaign stops at the first finding,
+//! or with `keep_going` runs its whole budget and keeps one finding per operation and
+//! diagnosis.
 
 use super::strategy::{fuzzed, requests};
 use bip37_harness::disagreement::compare::{compare, Agreement};
+use bip37_harness::disagreement::policy;
 use bip37_harness::implementation::{Answer, Implementation};
 use bip37_harness::mutants::{self, Bug};
 use bip37_harness::ops::{OpName, Output, Request};
 use bip37_harness::reference_impl::Reference;
+use bip37_harness::runner::verdict::state_of;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +36,9 @@ pub struct Settings {
     pub max_shrink_time: Duration,
     /// Set by another worker of the same run when it finds a disagreement: generation stops.
     pub stop: Arc<AtomicBool>,
+    /// Run the whole budget, keeping one finding per operation and diagnosis, instead of
+    /// stopping at the first.
+    pub keep_going: bool,
 }
 
 impl Settings {
@@ -41,6 +51,7 @@ impl Settings {
             max_shrink_steps: 5_000,
             max_shrink_time: Duration::from_secs(30),
             stop: Arc::default(),
+            keep_going: false,
         }
     }
 }
@@ -60,7 +71,7 @@ impl Progress {
     }
 }
 
-/// The first disagreement, shrunk.
+/// An answer `run` would fail, shrunk.
 #[derive(Debug, Clone)]
 pub struct Finding {
     /// The request as generated.
@@ -85,7 +96,29 @@ pub struct Summary {
     pub elapsed: Duration,
     /// The operations covered.
     pub ops: Vec<OpName>,
-    pub finding: Option<Finding>,
+    /// The findings, in the order found: the first only, or with `keep_going` one per
+    /// operation and diagnosis ([`Finding::key`]).
+    pub findings: Vec<Finding>,
+}
+
+impl Finding {
+    /// What tells two findings apart: the operation and the bug classes that answer like it.
+    pub fn key(&self) -> (OpName, Vec<Bug>) {
+        (self.request.op(), self.lookalikes.clone())
+    }
+}
+
+/// True when `run` would fail `answer` to `request`, whose reference answer is `reference`:
+/// the runner's own judgement against the demand a vector of this request would make. An
+/// `unsupported` answer is counted apart, and a request the reference has no answer to can
+/// be no vector, so neither is a finding.
+pub fn fails(request: &Request, reference: &Answer<Output>, answer: &Answer<Output>) -> bool {
+    if matches!(answer, Answer::Unsupported) {
+        return false;
+    }
+    policy::expectation(request, reference).is_some_and(|demand| {
+        state_of(demand.result, demand.expected.as_ref(), answer).is_failure()
+    })
 }
 
 /// Why a campaign could not run.
@@ -136,7 +169,7 @@ pub fn fuzz(
     let start = Instant::now();
     let mut last_report = start;
     let (mut cases, mut unsupported) = (0u64, 0u64);
-    let mut finding = None;
+    let mut findings: Vec<Finding> = Vec::new();
     while start.elapsed() < settings.duration && !settings.stop.load(Ordering::Relaxed) {
         let mut tree = strategy
             .new_tree(&mut runner)
@@ -145,13 +178,18 @@ pub fn fuzz(
         let reference = Reference.execute(&request);
         let answer = candidate.execute(&request);
         cases += 1;
-        match compare(&reference, &answer) {
-            Agreement::Agrees => {}
-            Agreement::Unsupported => unsupported += 1,
-            Agreement::Disagrees => {
-                finding = Some(shrink(
-                    candidate, &mut *tree, request, reference, answer, settings,
-                ));
+        if matches!(answer, Answer::Unsupported) {
+            unsupported += 1;
+        } else if fails(&request, &reference, &answer) {
+            // A kind already found is not shrunk again: its lookalikes, unshrunk, say so.
+            let key = (request.op(), lookalikes(&request, &reference, &answer));
+            if !findings.iter().any(|f| f.key() == key) {
+                let found = shrink(candidate, &mut *tree, request, reference, answer, settings);
+                if !findings.iter().any(|f| f.key() == found.key()) {
+                    findings.push(found);
+                }
+            }
+            if !settings.keep_going {
                 break;
             }
         }
@@ -169,11 +207,11 @@ pub fn fuzz(
         unsupported,
         elapsed: start.elapsed(),
         ops,
-        finding,
+        findings,
     })
 }
 
-/// Shrinks a disagreement the way proptest does: simplify while it still disagrees, step back
+/// Shrinks a finding the way proptest does: simplify while it still disagrees, step back
 /// (complicate) when it stops disagreeing, until neither moves or the budget is spent. Only
 /// requests of the original operation count as still disagreeing.
 fn shrink(
@@ -195,7 +233,7 @@ fn shrink(
         let answer = candidate.execute(&request);
         // Shrinking a union may switch to another operation; that would be another finding.
         let same_op = request.op() == original.op();
-        moved = if same_op && compare(&reference, &answer) == Agreement::Disagrees {
+        moved = if same_op && fails(&request, &reference, &answer) {
             best = (request, reference, answer);
             tree.simplify()
         } else {
@@ -247,7 +285,7 @@ mod tests {
             ..quick(1)
         };
         let summary = fuzz(&mut Reference, &settings, &mut |_| {}).unwrap();
-        assert!(summary.finding.is_none());
+        assert!(summary.findings.is_empty());
         assert!(summary.cases > 10, "{} cases", summary.cases);
     }
 
@@ -259,7 +297,7 @@ mod tests {
             ..quick(7)
         };
         let summary = fuzz(&mut mutant, &settings, &mut |_| {}).unwrap();
-        let finding = summary.finding.expect("the planted bug is found");
+        let finding = summary.findings.first().expect("the planted bug is found");
         let Request::Murmur3(input) = &finding.request else {
             panic!("{:?}", finding.request);
         };
@@ -277,7 +315,7 @@ mod tests {
         };
         let first = fuzz(&mut mutant, &settings, &mut |_| {}).unwrap();
         let second = fuzz(&mut mutant, &settings, &mut |_| {}).unwrap();
-        let (a, b) = (first.finding.unwrap(), second.finding.unwrap());
+        let (a, b) = (&first.findings[0], &second.findings[0]);
         assert_eq!(a.original, b.original);
         assert_eq!(a.request, b.request);
     }

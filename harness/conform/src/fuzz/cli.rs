@@ -12,6 +12,7 @@ use super::campaign::{Finding, Settings};
 use super::workers::{self, Failure, Outcome};
 use crate::exit;
 use crate::options::{parse_duration, parse_op, TargetArgs};
+use bip37_harness::disagreement::policy;
 use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::implementation::Answer;
 use bip37_harness::ops::{OpName, Output};
@@ -43,8 +44,12 @@ pub struct FuzzArgs {
     /// the first finding stops them all. One per core uses the machine.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
-    /// Merge the finding's vector into DIR/imported/fuzz_test.json (DIR is a vector directory,
-    /// e.g. a checkout's `vectors`) instead of printing it.
+    /// Run the whole --time budget and report every distinct finding (one per operation and
+    /// diagnosis, each shrunk) instead of stopping at the first.
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Merge the findings' vectors into DIR/imported/fuzz_test.json (DIR is a vector directory,
+    /// e.g. a checkout's `vectors`) instead of printing them.
     #[arg(long, value_name = "DIR")]
     pub import_into: Option<PathBuf>,
 }
@@ -60,6 +65,7 @@ pub fn run(args: &FuzzArgs) -> u8 {
     if !args.ops.is_empty() {
         settings.ops = args.ops.clone();
     }
+    settings.keep_going = args.keep_going;
     let jobs = usize::from(args.jobs);
     let seeds = match jobs {
         1 => format!("--seed {seed}"),
@@ -128,47 +134,86 @@ fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
         );
         return exit::NOTHING_EXERCISED;
     }
-    let first = outcome.first_finding.map(|i| &workers[i]);
-    let Some((seed, Some(finding))) = first.map(|w| (w.seed, &w.summary.finding)) else {
-        bip37_harness::say!("no disagreement with the reference");
+    // The first worker's findings first, then the others', one per operation and diagnosis.
+    let order = outcome
+        .first_finding
+        .into_iter()
+        .chain((0..workers.len()).filter(|&i| Some(i) != outcome.first_finding));
+    let mut findings: Vec<(u64, &Finding)> = Vec::new();
+    for worker in order.map(|i| &workers[i]) {
+        for finding in &worker.summary.findings {
+            if !findings.iter().any(|(_, f)| f.key() == finding.key()) {
+                findings.push((worker.seed, finding));
+            }
+        }
+    }
+    if findings.is_empty() {
+        bip37_harness::say!("no answer the suite would fail: no finding");
         return exit::CONFORMANT;
-    };
-    print_finding(finding, &name);
+    }
+    if findings.len() > 1 {
+        bip37_harness::say!("{} distinct findings:", findings.len());
+    }
+    let mut files = Vec::new();
+    for (seed, finding) in &findings {
+        print_finding(finding, &name);
+        match finding_vector(finding, &name, *seed) {
+            Some(file) => files.push(file),
+            None => bip37_harness::say!("(the reference has no answer to record as a vector)"),
+        }
+    }
+    for file in files {
+        match import_into {
+            None => crate::output::print(&vector::to_json(&file)),
+            Some(dir) => match imported::add(dir, &file) {
+                Ok(path) => bip37_harness::say!("the finding's vector is in {}", path.display()),
+                Err(e) => {
+                    bip37_harness::say!(
+                        "bip37-conform fuzz: cannot import into {}: {e}",
+                        dir.display()
+                    );
+                    return exit::HARNESS_ERROR;
+                }
+            },
+        }
+    }
+    exit::FAILURES
+}
+
+/// The vector of `finding`, found by worker `seed` fuzzing `name`.
+fn finding_vector(
+    finding: &Finding,
+    name: &str,
+    seed: u64,
+) -> Option<bip37_harness::vectors::VectorFile> {
     let provenance = Provenance {
         generator: format!("bip37-conform fuzz --seed {seed}"),
         targets: format!(
-            "{name} disagreed with the reference ({})",
+            "{name} gave an answer the suite fails ({})",
             describe(&finding.candidate)
         ),
-        slug: format!("{}-seed-{seed}", finding.request.op()),
+        slug: format!(
+            "{}-{}-seed-{seed}",
+            finding.request.op(),
+            finding
+                .lookalikes
+                .first()
+                .map_or("unclassified", |b| b.name())
+        ),
         comment: format!(
             "found by fuzzing {name}, shrunk in {} steps",
             finding.shrink_steps
         ),
     };
-    let notes = notes_of(
-        &finding
-            .lookalikes
-            .iter()
-            .map(|b| b.flag())
-            .collect::<Vec<_>>(),
-    );
-    let file = vector::vector_file(&finding.request, &finding.reference, &provenance, notes);
-    match (file, import_into) {
-        (Some(file), None) => crate::output::print(&vector::to_json(&file)),
-        (Some(file), Some(dir)) => match imported::add(dir, &file) {
-            Ok(path) => bip37_harness::say!("the finding's vector is in {}", path.display()),
-            Err(e) => {
-                bip37_harness::say!(
-                    "bip37-conform fuzz: cannot import into {}: {e}",
-                    dir.display()
-                );
-                return exit::HARNESS_ERROR;
-            }
-        },
-        (None, _) => bip37_harness::say!("(the reference has no answer to record as a vector)"),
-    }
-    exit::FAILURES
+    let mut flags: Vec<&str> = finding.lookalikes.iter().map(|b| b.flag()).collect();
+    let demand = policy::expectation(&finding.request, &finding.reference);
+    flags.extend(demand.and_then(|d| d.divergence));
+    vector::vector_file(
+        &finding.request,
+        &finding.reference,
+        &provenance,
+        notes_of(&flags),
+    )
 }
 
 /// The longest value a finding shows on stderr; the vector file (stdout or `--import-into`)
@@ -254,6 +299,7 @@ mod tests {
             ops,
             timeout: Duration::from_secs(5),
             jobs: 1,
+            keep_going: false,
             import_into: None,
         }
     }
@@ -326,10 +372,7 @@ mod tests {
         assert_eq!(paths, vec![dir.join("imported/fuzz_test.json")]);
         let file = load_file(&paths[0]).unwrap();
         assert_eq!(file.tests.len(), 1);
-        assert!(file.tests[0]
-            .case
-            .id
-            .starts_with("fuzz/filteradddecode-seed-1"));
+        assert!(file.tests[0].case.id.starts_with("fuzz/filteradddecode-"));
         assert_eq!(lint(&[file]), Vec::new());
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,6 +1,7 @@
 //! Several campaigns at once (`bip37-conform fuzz --jobs N`): worker `i` starts its own
-//! implementation and generates from seed `seed + i`; the first worker to find a disagreement
-//! stops the others, which end at their next generated case, and its finding is the run's.
+//! implementation and generates from seed `seed + i`; the first worker to find a failing answer
+//! stops the others (unless `keep_going`), which end at their next generated case, and its
+//! finding is the run's.
 //! A worker's finding is reproduced alone with `--jobs 1 --seed <its seed>`.
 
 use super::campaign::{self, CampaignError, Settings, Summary};
@@ -66,14 +67,16 @@ pub fn run(
                         cases.store(p.cases, Ordering::Relaxed)
                     })
                     .map_err(Failure::Campaign)?;
-                    if summary.finding.is_some() {
+                    if !summary.findings.is_empty() {
                         let _ = first.compare_exchange(
                             usize::MAX,
                             i,
                             Ordering::SeqCst,
                             Ordering::SeqCst,
                         );
-                        settings.stop.store(true, Ordering::Relaxed);
+                        if !settings.keep_going {
+                            settings.stop.store(true, Ordering::Relaxed);
+                        }
                     }
                     let worker = Worker {
                         seed: worker_settings.seed,
@@ -155,7 +158,7 @@ mod tests {
             "the others did not stop"
         );
         let first = outcome.first_finding.expect("the planted bug is found");
-        assert!(outcome.workers[first].summary.finding.is_some());
+        assert!(!outcome.workers[first].summary.findings.is_empty());
     }
 
     #[test]

@@ -152,7 +152,9 @@ fn cell(state: State, detail: String) -> NodeCell {
         State::Pass if detail.starts_with(LEGITIMATE) => NodeCell::AcceptableDifference { detail },
         State::Pass => NodeCell::Pass,
         State::ExpectedFailure => NodeCell::ExpectedFailure { detail },
-        State::Unsupported | State::NotRun => NodeCell::NotRun,
+        // A node's check that does not apply is `notClaimed` (`unsupported` in reports written
+        // before the hello was a claim).
+        State::NotClaimed | State::Unsupported | State::NotRun => NodeCell::NotRun,
         state => NodeCell::Failure { state, detail },
     }
 }

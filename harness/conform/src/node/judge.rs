@@ -181,11 +181,11 @@ pub fn judge_family(
     }
 }
 
-/// A check that does not apply to this node: reported unsupported (not run), never passed.
+/// A check that does not apply to this node: reported not claimed (not run), never passed.
 pub fn not_run(check: &Check, why: String) -> TestResult {
     TestResult {
         test: as_test(check, Vec::new(), None),
-        state: State::Unsupported,
+        state: State::NotClaimed,
         answer: Answer::Unsupported,
         message: why,
         difference: None,

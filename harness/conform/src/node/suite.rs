@@ -193,6 +193,7 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         elapsed: began.elapsed(),
         stale_expectations: Vec::new(),
         claimed: vec![OpName::Sequence],
+        capabilities: Default::default(),
         warnings: options.selection.unmatched(&all),
         missing_operations: Vec::new(),
         allow_empty: false,
