@@ -48,9 +48,13 @@ fn vectors() -> Result<HashMap<String, Vector>, String> {
     Ok(by_id)
 }
 
-/// A test that ended in a state worth a finding: not a pass, not unanswered.
+/// A test that ended in a state worth a finding: not a pass, not unanswered (outside the
+/// claim, a claimed input the adapter cannot express, not run).
 fn failed(state: State) -> bool {
-    !matches!(state, State::Pass | State::Unsupported | State::NotRun)
+    !matches!(
+        state,
+        State::Pass | State::Unsupported | State::NotClaimed | State::NotRun
+    )
 }
 
 /// What makes two failures of one column the same deviation: the bug classes the diagnosis
@@ -147,7 +151,12 @@ pub(super) fn findings(
         subjects.push(Entry {
             subject,
             answered: (cells[i].values())
-                .filter(|c| !matches!(c.state, State::Unsupported | State::NotRun))
+                .filter(|c| {
+                    !matches!(
+                        c.state,
+                        State::Unsupported | State::NotClaimed | State::NotRun
+                    )
+                })
                 .count(),
             total: cells[i].len(),
             findings: found,
