@@ -25,10 +25,7 @@ pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// leaves the target untouched.
 fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
     let target = resolve_link(path);
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = directory_of(&target);
     let name = target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
@@ -50,6 +47,15 @@ fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io
     // filesystem supports it, and is not a failure of the write where it does not.
     let _ = File::open(&dir).and_then(|d| d.sync_all());
     Ok(())
+}
+
+/// The directory a write of `path` creates its temporary file in: that of the file a symbolic
+/// link points to, `.` for a bare file name.
+pub(crate) fn directory_of(path: &Path) -> PathBuf {
+    match resolve_link(path).parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// The file a symbolic link at `path` points to (so the link survives), or `path` itself.

@@ -20,6 +20,7 @@ pub mod console;
 pub mod diagnosis;
 pub mod disagreement;
 pub mod expectations;
+pub mod file_lock;
 pub mod flags;
 pub mod hex;
 pub mod implementation;

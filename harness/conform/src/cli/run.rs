@@ -2,7 +2,7 @@
 //! expectations file, write the report and turn the verdict into an exit code.
 
 use super::args::RunArgs;
-use crate::delivery::{deliver, exit_code, load_expectations};
+use crate::delivery::{deliver, exit_code, load_expectations, lock_expectations};
 use crate::progress::{seconds_since, Progress};
 use crate::target::start;
 use crate::{exit, output, plan, vector_set};
@@ -30,6 +30,10 @@ pub fn run(args: &RunArgs) -> u8 {
     if let Err(message) = refuse_output_over_inputs(args) {
         return harness_error(&message);
     }
+    let lock = match lock_expectations(args.expectations.as_deref(), args.update_expectations) {
+        Ok(lock) => lock,
+        Err(code) => return code,
+    };
     let expectations =
         match load_expectations(args.expectations.as_deref(), args.update_expectations) {
             Ok(e) => e,
@@ -80,6 +84,7 @@ pub fn run(args: &RunArgs) -> u8 {
             }
         );
     }
+    drop(lock);
     let mut run = raw;
     run.allow_empty = args.allow_empty;
     conclude(&mut run, &tests, &args.select.selection(), &expectations);

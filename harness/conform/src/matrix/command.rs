@@ -100,6 +100,13 @@ pub fn run(args: &MatrixArgs) -> u8 {
         output::print(&outputs[0].1);
         return exit::CONFORMANT;
     }
+    // The pair is written under one lock: two matrix runs at once cannot leave the Markdown
+    // of one beside the JSON of the other.
+    let files: Vec<&Path> = outputs.iter().filter_map(|(path, _)| *path).collect();
+    let _lock = match bip37_harness::file_lock::lock(&files, bip37_harness::file_lock::WAIT) {
+        Ok(lock) => lock,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e.to_string()),
+    };
     for (path, text) in outputs {
         if let Some(path) = path {
             if let Err(e) = write(path, &text) {
