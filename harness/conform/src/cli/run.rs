@@ -19,9 +19,6 @@ pub fn run(args: &RunArgs) -> u8 {
         Ok(tests) => tests,
         Err(code) => return code,
     };
-    if let Err(code) = vector_set::lint_or_exit(args.vectors.vectors.as_deref()) {
-        return code;
-    }
     let selected = args.select.selection().apply(&tests);
     if args.list {
         output::print(&plan::render(&selected, tests.len()));
