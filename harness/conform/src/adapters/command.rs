@@ -4,8 +4,10 @@
 //! file through `bip37-conform run` (this same program, as a child, so its report and exit code
 //! are exactly those of the command line it prints), or, for a node, its `start` command with its
 //! `run` command appended (start wraps run: it starts the node, runs run, stops the node).
-//! Every adapter is done even when one fails; the exit code is the first failure's.
+//! Either way the command line also writes a JSON report for [`super::gate`], and an exit code
+//! of 0 counts only with that report saying `conformant`. Every adapter is done even when one fails; the exit code is the first failure's.
 
+use super::gate::Gate;
 use super::manifest::{self, Kind, Manifest};
 use crate::{exit, output};
 use clap::{Args, Subcommand};
@@ -139,11 +141,31 @@ fn install(m: &Manifest) -> u8 {
     exit::CONFORMANT
 }
 
+/// Runs the adapter's check with its report going to a fresh [`Gate`], which the exit code is
+/// then held to: a check passes only what ran.
 fn check(m: &Manifest) -> u8 {
-    if m.kind == Kind::Node {
-        return execute(m, "start+run", node_command(m));
+    let (field, argv) = match m.kind {
+        Kind::Node => ("start+run", node_command(m)),
+        Kind::Subprocess | Kind::Rust => ("run", run_command(m)),
+    };
+    let gate = match Gate::new() {
+        Ok(gate) => gate,
+        Err(e) => {
+            bip37_harness::say!("bip37-conform adapters: {} {field}: {e}", m.name);
+            return exit::HARNESS_ERROR;
+        }
+    };
+    let argv = argv.map(|mut argv| {
+        argv.extend(gate.arguments());
+        argv
+    });
+    match gate.judge(execute(m, field, argv)) {
+        Ok(code) => code,
+        Err(why) => {
+            bip37_harness::say!("bip37-conform adapters: {} {field}: {why}", m.name);
+            exit::HARNESS_ERROR
+        }
     }
-    execute(m, "run", run_command(m))
 }
 
 /// A node's check as one argv: its `start` command (which starts the node, runs the rest of
