@@ -31,8 +31,10 @@ pub mod reference_impl;
 pub mod report;
 pub mod runner;
 pub mod scripts;
+pub mod special_file;
 pub mod subprocess;
 pub mod suite;
+pub mod teardown;
 pub mod vectors;
 
 pub use suite::Suite;

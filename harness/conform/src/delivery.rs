@@ -131,6 +131,9 @@ pub fn deliver(run: &Run, to: &ReportArgs) -> Result<(), u8> {
         }
         None => {
             crate::output::print(&text);
+            if crate::output::failed() {
+                return Err(exit::HARNESS_ERROR);
+            }
             if to.format != Format::Human {
                 for notice in report::notices(run) {
                     bip37_harness::say!("bip37-conform: {notice}");

@@ -29,7 +29,17 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
             };
         }
     };
-    match &cli.command {
+    let code = dispatch(&cli.command);
+    match output::failed() {
+        // A report cut short on stdout is never a success, nor any other verdict.
+        true => exit::HARNESS_ERROR,
+        false => code,
+    }
+}
+
+/// Runs `command`; returns its exit code.
+fn dispatch(command: &Command) -> u8 {
+    match command {
         Command::Run(args) => run::run(args),
         Command::List(args) => match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
             Ok(tests) => {
