@@ -35,6 +35,7 @@ pub mod special_file;
 pub mod subprocess;
 pub mod suite;
 pub mod teardown;
+pub mod toml_tables;
 pub mod vectors;
 
 pub use suite::Suite;
