@@ -16,7 +16,7 @@ fn tempdir(name: &str) -> PathBuf {
 
 /// Runs `bip37-conform ARGS`; its exit code and peak resident set in bytes.
 fn peak_of(args: &[&str]) -> (i32, u64) {
-    let child = Command::new(common::conform_binary())
+    let mut child = Command::new(common::conform_binary())
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -29,6 +29,8 @@ fn peak_of(args: &[&str]) -> (i32, u64) {
     // SAFETY: wait4 on this test's own child, with valid pointers.
     assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
     assert!(libc::WIFEXITED(status));
+    // Reaped by wait4 already: this only lets the Child go (its result is an error).
+    let _ = child.try_wait();
     // ru_maxrss is in KiB on Linux.
     (libc::WEXITSTATUS(status), usage.ru_maxrss as u64 * 1024)
 }
@@ -50,7 +52,8 @@ fn file_of(path: &Path, size: usize, line: impl Fn(usize) -> String) {
 fn a_16_mib_expectations_file_of_nested_tables_is_parsed_within_ten_times_its_size() {
     let dir = tempdir("expectations");
     let size = 16 << 20;
-    let shapes: [(&str, Box<dyn Fn(usize) -> String>); 3] = [
+    type Line = Box<dyn Fn(usize) -> String>;
+    let shapes: [(&str, Line); 3] = [
         (
             "nested.toml",
             Box::new(|i| format!("[failures.x{i}.a.b.c.d]\n")),
