@@ -38,6 +38,19 @@ pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
     Ok(files.into_iter().flat_map(|f| f.tests).collect())
 }
 
+/// The tests for `list`, which prints the plan and judges nothing: every file of `--vectors
+/// DIR` loaded (bounded, located errors, exit code 4) but not linted, so the plan of a
+/// directory being written can be looked at.
+pub fn load_unlinted_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
+    if let Some(dir) = dir {
+        paths_or_exit(dir)?;
+    }
+    load(dir).map_err(|e| {
+        bip37_harness::say!("bip37-conform: invalid vectors: {e}");
+        exit::INVALID_VECTORS
+    })
+}
+
 /// [`load_and_lint`] of `paths`, the files of `dir`, for a command: every problem on stderr
 /// and exit code 4.
 pub fn checked_or_exit(dir: &Path, paths: &[PathBuf]) -> Result<Vec<LoadedFile>, u8> {

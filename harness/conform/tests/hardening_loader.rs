@@ -54,7 +54,7 @@ fn a_wrong_expected_value_is_refused_by_every_command_with_exit_4() {
             matrix.to_str().unwrap(),
         ],
         &["lint", "--vectors", vectors],
-        &["list", "--vectors", vectors],
+        &["mutants", "--vectors", vectors],
     ];
     for args in commands {
         let out = conform(args);

@@ -41,14 +41,16 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
 fn dispatch(command: &Command) -> u8 {
     match command {
         Command::Run(args) => run::run(args),
-        Command::List(args) => match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
-            Ok(tests) => {
-                let selected = args.select.selection().apply(&tests);
-                output::print(&plan::render(&selected, tests.len()));
-                exit::CONFORMANT
+        Command::List(args) => {
+            match vector_set::load_unlinted_or_exit(args.vectors.vectors.as_deref()) {
+                Ok(tests) => {
+                    let selected = args.select.selection().apply(&tests);
+                    output::print(&plan::render(&selected, tests.len()));
+                    exit::CONFORMANT
+                }
+                Err(code) => code,
             }
-            Err(code) => code,
-        },
+        }
         Command::Serve(args) => match &args.mutant {
             Some(mutant) => serve(&format!("mutant:{mutant}")),
             None => serve(&args.builtin),
