@@ -37,8 +37,8 @@ fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io
     let name = target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
-    let (mut file, temp) = create_temp(&dir, &name.to_string_lossy())?;
-    crate::teardown::temporary_created(&temp);
+    let (mut file, temp) =
+        crate::teardown::create_temporary(|| create_temp(&dir, &name.to_string_lossy()))?;
     let result = (|| {
         if let Ok(old) = fs::metadata(&target) {
             file.set_permissions(old.permissions())?;

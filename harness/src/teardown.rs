@@ -42,9 +42,15 @@ pub fn forget_group(child: &Child) {
     }
 }
 
-/// Records a temporary file that is being written.
-pub fn temporary_created(path: &Path) {
-    locked(&TEMPORARY).insert(path.to_path_buf());
+/// Creates a temporary file with `create` (which returns it and its path) and records it, under
+/// the lock the tear-down keeps: none is created behind the tear-down.
+pub fn create_temporary<T>(
+    create: impl FnOnce() -> io::Result<(T, PathBuf)>,
+) -> io::Result<(T, PathBuf)> {
+    let mut files = locked(&TEMPORARY);
+    let (file, path) = create()?;
+    files.insert(path.clone());
+    Ok((file, path))
 }
 
 /// Forgets a temporary file: renamed into place or removed.
@@ -53,8 +59,8 @@ pub fn temporary_gone(path: &Path) {
 }
 
 /// Kills every recorded process group and removes every recorded temporary file; returns how
-/// many of each. The group lock is kept for the rest of the process's life, so no adapter can
-/// be started after this: call it only on the way out.
+/// many of each. Both locks are kept for the rest of the process's life, so no adapter can be
+/// started and no temporary file created after this: call it only on the way out.
 pub fn tear_down() -> (usize, usize) {
     let groups = locked(&GROUPS);
     for pgid in groups.iter() {
@@ -63,9 +69,11 @@ pub fn tear_down() -> (usize, usize) {
     }
     let killed = groups.len();
     std::mem::forget(groups);
-    let files = std::mem::take(&mut *locked(&TEMPORARY));
-    for file in &files {
+    let files = locked(&TEMPORARY);
+    for file in files.iter() {
         let _ = std::fs::remove_file(file);
     }
-    (killed, files.len())
+    let removed = files.len();
+    std::mem::forget(files);
+    (killed, removed)
 }

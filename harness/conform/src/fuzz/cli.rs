@@ -129,7 +129,8 @@ fn describe(answer: &Answer<Output>) -> String {
 }
 
 fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
-    let name = outcome.name.clone();
+    // The adapter's own name, escaped as the human report escapes it.
+    let name = bip37_harness::report::escape::control(&outcome.name).into_owned();
     let workers = &outcome.workers;
     let cases: u64 = workers.iter().map(|w| w.summary.cases).sum();
     let unsupported: u64 = workers.iter().map(|w| w.summary.unsupported).sum();

@@ -9,6 +9,7 @@ use crate::progress::{seconds_since, Progress};
 use crate::{exit, output, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
 use bip37_harness::implementation::Implementation;
+use bip37_harness::report::escape;
 use bip37_harness::runner::run_tests_observed;
 use bip37_harness::subprocess::Subprocess;
 use bip37_harness::vectors::LoadedTest;
@@ -74,7 +75,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
                 bip37_harness::say!(
                     "bip37-conform matrix: {} ({}): {}",
                     spec.name,
-                    column.participant.implementation,
+                    escape::control(&column.participant.implementation),
                     column.summary
                 );
                 columns.push(column);
