@@ -104,7 +104,10 @@ fn promote_refuses_a_directory_the_suite_refuses() {
     fs::write(&murmur, wrong).unwrap();
     let target = "differential_filterload";
     let refused = promote_into(target, &finding(target), &dir);
-    assert!(matches!(refused, Err(PromoteError::InvalidVectors(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(PromoteError::InvalidVectors(_))),
+        "{refused:?}"
+    );
     assert!(!dir.join("imported").exists());
 
     let dir = copy_of_vectors("fifo");
