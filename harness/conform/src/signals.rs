@@ -31,7 +31,7 @@ pub fn install() {
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                let (groups, files) = bip37_harness::teardown::tear_down();
+                let (groups, files) = bip37_harness::teardown::tear_down(signal);
                 bip37_harness::say!(
                     "bip37-conform: stopped by signal {signal}: killed {groups} adapter process \
                      groups, removed {files} temporary files"

@@ -1,7 +1,8 @@
 //! Told to stop, the tool leaves nothing running: on SIGTERM, SIGINT or SIGHUP in the middle of
 //! `run`, `fuzz --jobs 2` or `matrix`, each against an adapter behind a shell wrapper without
 //! `exec` (hung on a request), it kills every adapter process group it started and exits with
-//! 128 + the signal's number. Processes are counted in /proc by a marker on their command lines.
+//! 128 + the signal's number; `adapters check` passes the signal on to the `run` it started,
+//! which does the same. Processes are counted in /proc by a marker on their command lines.
 
 mod common;
 
@@ -58,8 +59,8 @@ fn wrapped_hang(marker: &str) -> String {
 }
 
 /// Starts `bip37-conform ARGS`, waits for `processes` marked adapter processes, sends `signal`
-/// and checks the exit code and that no marked process is left.
-fn stops_cleanly(name: &str, args: &[&str], marker: &str, processes: usize, signal: i32) {
+/// and checks the exit code and that no marked process is left; returns the tool's pid.
+fn stops_cleanly(name: &str, args: &[&str], marker: &str, processes: usize, signal: i32) -> u32 {
     let mut tool = Command::new(common::conform_binary())
         .args(args)
         .stdout(Stdio::null())
@@ -82,6 +83,7 @@ fn stops_cleanly(name: &str, args: &[&str], marker: &str, processes: usize, sign
     assert_eq!(code, Some(128 + signal), "{name}: {stderr}");
     assert_eq!(left, 0, "{name}: adapter processes left running: {stderr}");
     assert!(stderr.contains("stopped by signal"), "{name}: {stderr}");
+    tool.id()
 }
 
 fn marker(name: &str) -> String {
@@ -103,7 +105,7 @@ fn run_stops_on_sigterm_and_leaves_no_adapter() {
     ];
     let vectors = common::fixture_vectors();
     let args = [&args[..], &["--vectors", vectors.to_str().unwrap()]].concat();
-    stops_cleanly("run", &args, &marker, 2, libc::SIGTERM);
+    let _ = stops_cleanly("run", &args, &marker, 2, libc::SIGTERM);
 }
 
 #[test]
@@ -125,7 +127,7 @@ fn fuzz_with_two_workers_stops_on_sigint_and_leaves_no_adapter() {
         "--seed",
         "1",
     ];
-    stops_cleanly("fuzz --jobs 2", &args, &marker, 4, libc::SIGINT);
+    let _ = stops_cleanly("fuzz --jobs 2", &args, &marker, 4, libc::SIGINT);
 }
 
 #[test]
@@ -142,5 +144,38 @@ fn matrix_stops_on_sighup_and_leaves_no_adapter() {
         "--vectors",
         vectors.to_str().unwrap(),
     ];
-    stops_cleanly("matrix", &args, &marker, 2, libc::SIGHUP);
+    let _ = stops_cleanly("matrix", &args, &marker, 2, libc::SIGHUP);
+}
+
+#[test]
+fn adapters_check_passes_sigterm_on_and_leaves_no_adapter() {
+    let marker = marker("check");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-signals-check");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("hung")).unwrap();
+    let run = format!(
+        "{} run --impl {:?} --timeout 60s --vectors {}",
+        common::conform_binary(),
+        wrapped_hang(&marker),
+        common::fixture_vectors().display()
+    );
+    let manifest = format!(
+        "name = \"hung\"\nkind = \"node\"\nlanguage = \"sh\"\n\
+         library = {{ name = \"n\", version = \"1\", registry = \"none\" }}\n\
+         start = \"env\"\nrun = {run:?}\nexpectations = \"e.toml\"\n"
+    );
+    std::fs::write(dir.join("hung/adapter.toml"), manifest).unwrap();
+    let args = ["adapters", "check", "--adapters", dir.to_str().unwrap()];
+    let pid = stops_cleanly("adapters check", &args, &marker, 2, libc::SIGTERM);
+    // Its report directory (bip37-check-<pid>-<n>) went with it.
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("bip37-check-{pid}-"))
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

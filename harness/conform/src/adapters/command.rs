@@ -10,7 +10,9 @@
 use super::gate::Gate;
 use super::manifest::{self, Kind, Manifest};
 use crate::{exit, output};
+use bip37_harness::teardown;
 use clap::{Args, Subcommand};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -208,7 +210,16 @@ fn execute(m: &Manifest, field: &str, argv: Result<Vec<String>, String>) -> u8 {
     };
     let shown = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
     bip37_harness::say!("bip37-conform adapters: {} {field}: {shown}", m.name);
-    match Command::new(&argv[0]).args(&argv[1..]).status() {
+    // Its own process group, sent the signal that stops this command (crate::signals), so a
+    // `run` kills its adapters and a node's start script stops its node.
+    let status =
+        teardown::spawn_forwarded(Command::new(&argv[0]).args(&argv[1..]).process_group(0))
+            .and_then(|mut child| {
+                let status = child.wait();
+                teardown::forget_forwarded(&child);
+                status
+            });
+    match status {
         Ok(status) => match status.code() {
             Some(code) => u8::try_from(code).unwrap_or(exit::HARNESS_ERROR),
             None => {

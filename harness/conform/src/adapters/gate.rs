@@ -6,7 +6,7 @@
 //! "true"`), or runs it and then ignores its exit code, fails the gate instead of passing it.
 
 use crate::exit;
-use bip37_harness::input_file;
+use bip37_harness::{input_file, teardown};
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -28,8 +28,13 @@ impl Gate {
         loop {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);
             let dir = std::env::temp_dir().join(format!("bip37-check-{}-{n}", std::process::id()));
-            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-                Ok(()) => {
+            // Recorded for the tear-down: a signal removes it too.
+            let made = teardown::create_temporary(|| {
+                std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
+                Ok(((), dir.clone()))
+            });
+            match made {
+                Ok(((), dir)) => {
                     let report = dir.join("report.json");
                     return Ok(Gate { dir, report });
                 }
@@ -70,6 +75,7 @@ impl Gate {
 impl Drop for Gate {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+        teardown::temporary_gone(&self.dir);
     }
 }
 
