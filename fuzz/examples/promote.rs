@@ -3,7 +3,7 @@
 //!
 //! Usage: `cargo run --manifest-path fuzz/Cargo.toml --example promote -- TARGET ARTIFACT [VECTORS]`
 
-use bip37_fuzz::promote::{promote_into, repository_vectors};
+use bip37_fuzz::promote::{promote_into, repository_vectors, PromoteError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,7 +24,11 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("promote: {e}");
-            ExitCode::from(2)
+            // bip37-conform's exit codes: 4 for invalid vectors, 2 for any other failure.
+            match e {
+                PromoteError::InvalidVectors(_) => ExitCode::from(4),
+                _ => ExitCode::from(2),
+            }
         }
     }
 }

@@ -9,7 +9,8 @@ use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::hex;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::reference_impl::Reference;
-use bip37_harness::vectors::{imported, VectorFile};
+use bip37_harness::vectors::checked::load_and_lint;
+use bip37_harness::vectors::{imported, vector_paths, VectorFile};
 use bip37_reference::sha256::sha256;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,9 @@ pub enum PromoteError {
     NoAnswer,
     /// The artifact cannot be read.
     Read(String),
+    /// The vector directory does not pass the suite's load-and-lint step (each problem, one a
+    /// line): nothing is merged into a directory `bip37-conform run` refuses.
+    InvalidVectors(String),
     /// The vector cannot be merged into the imported file.
     Import(String),
 }
@@ -42,6 +46,7 @@ impl fmt::Display for PromoteError {
             PromoteError::TooShort => f.write_str("the artifact is too short for the target"),
             PromoteError::NoAnswer => f.write_str("the reference has no answer to record"),
             PromoteError::Read(e) => write!(f, "cannot read the artifact: {e}"),
+            PromoteError::InvalidVectors(problems) => write!(f, "invalid vectors: {problems}"),
             PromoteError::Import(e) => write!(f, "cannot import the vector: {e}"),
         }
     }
@@ -81,6 +86,11 @@ pub fn promote_into(
     let bytes = std::fs::read(artifact)
         .map_err(|e| PromoteError::Read(format!("{}: {e}", artifact.display())))?;
     let file = promote(name, &bytes)?;
+    let paths = vector_paths(vectors_dir).map_err(|e| PromoteError::Import(e.to_string()))?;
+    load_and_lint(&paths).map_err(|problems| {
+        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        PromoteError::InvalidVectors(lines.join("\n"))
+    })?;
     imported::add(vectors_dir, &file).map_err(|e| PromoteError::Import(e.to_string()))
 }
 

@@ -89,3 +89,36 @@ fn promoted_findings_pass_what_cargo_test_checks() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `promote` goes through the suite's one load-and-lint step: a directory `bip37-conform run`
+/// refuses (a vector with a wrong expected value, an imported file that is a FIFO, which must
+/// not hang) is refused, and nothing is merged into it.
+#[test]
+fn promote_refuses_a_directory_the_suite_refuses() {
+    use bip37_fuzz::promote::PromoteError;
+    let dir = copy_of_vectors("wrong-value");
+    let murmur = dir.join("murmur3_test.json");
+    let text = fs::read_to_string(&murmur).unwrap();
+    let wrong = text.replacen("\"hash\": 0", "\"hash\": 1", 1);
+    assert_ne!(wrong, text);
+    fs::write(&murmur, wrong).unwrap();
+    let target = "differential_filterload";
+    let refused = promote_into(target, &finding(target), &dir);
+    assert!(
+        matches!(refused, Err(PromoteError::InvalidVectors(_))),
+        "{refused:?}"
+    );
+    assert!(!dir.join("imported").exists());
+
+    let dir = copy_of_vectors("fifo");
+    fs::create_dir_all(dir.join("imported")).unwrap();
+    let fifo = dir.join("imported/fuzz_test.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let refused = promote_into(target, &finding(target), &dir);
+    let Err(PromoteError::InvalidVectors(problems)) = refused else {
+        panic!("{refused:?}");
+    };
+    assert!(problems.contains("not a regular file"), "{problems}");
+}

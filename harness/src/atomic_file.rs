@@ -6,7 +6,8 @@
 //! A rename within one directory is atomic, so a reader, a crash or a full disk sees the old
 //! file byte for byte or the new one, never a truncated mix: on any failure the temporary file
 //! is removed and the target is left as it was. A target that is a symbolic link is written
-//! through (the link stays); an existing target's permissions are kept.
+//! through (the link stays); an existing target's permissions are kept. A target that is not a
+//! regular file (a device, a FIFO, a socket) is written in place, never replaced.
 //!
 //! [`same_file`] compares paths canonically, so a command can refuse to write over a file it
 //! reads.
@@ -17,22 +18,27 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Replaces the contents of `path` with `contents` atomically (see the module documentation).
+/// A character device, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe's reader) is written
+/// in place instead and never replaced ([`crate::special_file`]).
 pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
-    write_with(path, |file| file.write_all(contents))
+    match fs::metadata(path) {
+        Ok(meta) if crate::special_file::is_special(&meta) => {
+            crate::special_file::write(path, &meta, contents)
+        }
+        _ => write_with(path, |file| file.write_all(contents)),
+    }
 }
 
 /// [`write`] with the temporary file filled by `fill`; an error from `fill` (or any later step)
 /// leaves the target untouched.
 fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
     let target = resolve_link(path);
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = directory_of(&target);
     let name = target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
-    let (mut file, temp) = create_temp(&dir, &name.to_string_lossy())?;
+    let (mut file, temp) =
+        crate::teardown::create_temporary(|| create_temp(&dir, &name.to_string_lossy()))?;
     let result = (|| {
         if let Ok(old) = fs::metadata(&target) {
             file.set_permissions(old.permissions())?;
@@ -44,12 +50,23 @@ fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&temp);
+        crate::teardown::temporary_gone(&temp);
         return Err(e);
     }
+    crate::teardown::temporary_gone(&temp);
     // The new file is in place: syncing the directory makes the rename durable where the
     // filesystem supports it, and is not a failure of the write where it does not.
     let _ = File::open(&dir).and_then(|d| d.sync_all());
     Ok(())
+}
+
+/// The directory a write of `path` creates its temporary file in: that of the file a symbolic
+/// link points to, `.` for a bare file name.
+pub(crate) fn directory_of(path: &Path) -> PathBuf {
+    match resolve_link(path).parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// The file a symbolic link at `path` points to (so the link survives), or `path` itself.

@@ -67,6 +67,9 @@ impl ExpectedFailure {
 /// The largest expectations file read, in bytes: far more than one entry per vector needs.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// The largest text parsed as one TOML document; a larger one is parsed table by table.
+pub const WHOLE_PARSE_BYTES: usize = 1 << 20;
+
 const HEADER: &str = "\
 # bip37-conform expectations: the failures this implementation is known to have.
 # A listed test that passes fails the run (remove its entry); `--update-expectations` rewrites
@@ -76,9 +79,14 @@ const HEADER: &str = "\
 ";
 
 impl Expectations {
-    /// Parses the TOML text of an expectations file.
+    /// Parses the TOML text of an expectations file: whole up to [`WHOLE_PARSE_BYTES`], table by
+    /// table beyond ([`crate::toml_tables`]), so that the peak memory stays within a small
+    /// multiple of the file's size whatever its shape.
     pub fn parse(text: &str) -> Result<Self, ExpectationsError> {
-        let parsed: Expectations = toml::from_str(text).map_err(ExpectationsError::Syntax)?;
+        let parsed = match text.len() <= WHOLE_PARSE_BYTES {
+            true => toml::from_str(text).map_err(ExpectationsError::Syntax)?,
+            false => Self::parse_by_table(text)?,
+        };
         if let Some(name) = parsed
             .operations
             .iter()
@@ -97,6 +105,34 @@ impl Expectations {
             });
         }
         Ok(parsed)
+    }
+
+    /// [`Self::parse`] of a large text, one top-level table at a time: the tables' entries are
+    /// merged, and a key two tables both define is refused, as a whole parse refuses it.
+    fn parse_by_table(text: &str) -> Result<Self, ExpectationsError> {
+        let pieces = crate::toml_tables::split(text)
+            .map_err(|message| ExpectationsError::Table { line: 1, message })?;
+        let mut merged = Expectations::default();
+        for piece in pieces {
+            let at = |message: String| ExpectationsError::Table {
+                line: piece.line,
+                message,
+            };
+            let part: Expectations = toml::from_str(piece.text).map_err(|e| at(e.to_string()))?;
+            if !part.operations.is_empty() {
+                if !merged.operations.is_empty() {
+                    return Err(at("`operations` is defined twice".into()));
+                }
+                merged.operations = part.operations;
+            }
+            for (id, entry) in part.failures {
+                if merged.failures.contains_key(&id) {
+                    return Err(at(format!("failures.\"{id}\" is defined twice")));
+                }
+                merged.failures.insert(id, entry);
+            }
+        }
+        Ok(merged)
     }
 
     /// Reads an expectations file: a regular file of at most [`MAX_FILE_BYTES`]; a missing
@@ -238,6 +274,10 @@ pub enum ExpectationsError {
     UnknownOperation { name: String },
     /// A `failures` entry lists a state that is not a failure (`pass`, `unexpectedPass`...).
     NotAFailure { id: String, state: State },
+    /// A large file's top-level table starting at `line` is not TOML of the expectations
+    /// format, repeats an entry or is beyond the table ceiling (its lines counted from the
+    /// table's first).
+    Table { line: usize, message: String },
     /// One of the errors above, in the file at `path`.
     InFile {
         path: PathBuf,
@@ -259,6 +299,9 @@ impl fmt::Display for ExpectationsError {
                 f,
                 "failures.\"{id}\".state: {state} is not a failure an expectations file can list"
             ),
+            ExpectationsError::Table { line, message } => {
+                write!(f, "in the table starting at line {line}: {message}")
+            }
             ExpectationsError::InFile { path, source } => {
                 write!(f, "{}: {source}", path.display())
             }
@@ -272,9 +315,9 @@ impl std::error::Error for ExpectationsError {
             ExpectationsError::Read(e) => Some(e),
             ExpectationsError::Syntax(e) => Some(e),
             ExpectationsError::InFile { source, .. } => Some(source.as_ref()),
-            ExpectationsError::UnknownOperation { .. } | ExpectationsError::NotAFailure { .. } => {
-                None
-            }
+            ExpectationsError::UnknownOperation { .. }
+            | ExpectationsError::NotAFailure { .. }
+            | ExpectationsError::Table { .. } => None,
         }
     }
 }
@@ -332,5 +375,24 @@ mod tests {
         );
         let io = cause.source().and_then(|e| e.downcast_ref::<io::Error>());
         assert_eq!(io.map(io::Error::kind), Some(io::ErrorKind::NotFound));
+    }
+
+    #[test]
+    fn a_large_file_parsed_table_by_table_is_what_a_whole_parse_gives() {
+        let mut text = String::from("operations = [\"murmur3\"]\n[failures]\n");
+        let mut i = 0;
+        while text.len() <= WHOLE_PARSE_BYTES {
+            text += &format!(
+                "[failures.\"m/{i}\"]\nstate = \"wrongValue\"\nreason = \"\"\"\n[failures.\"x\"]\n\"\"\"\n"
+            );
+            i += 1;
+        }
+        let whole: Expectations = toml::from_str(&text).unwrap();
+        assert_eq!(Expectations::parse(&text).unwrap(), whole);
+        assert_eq!(whole.failures.len(), i);
+        let twice = format!("{text}[failures.\"m/0\"]\nstate = \"crash\"\nreason = \"\"\n");
+        assert!(toml::from_str::<Expectations>(&twice).is_err());
+        let err = Expectations::parse(&twice).unwrap_err().to_string();
+        assert!(err.contains("defined twice"), "{err}");
     }
 }

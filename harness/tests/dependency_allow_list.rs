@@ -20,7 +20,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("typenum", "generic-array's type-level sizes"),
     ("cpufeatures", "sha2's runtime detection of SHA instructions"),
     ("cfg-if", "sha2's platform selection"),
-    ("libc", "sha2's CPU detection, and the subprocess client's poll(2), waitid(WNOWAIT) and kill(-pgid): std has no way to wait on a pipe with a deadline or to signal a process group"),
+    ("libc", "sha2's CPU detection, and the subprocess client's poll(2), waitid(WNOWAIT) and kill(-pgid), and file_lock's flock(2): std has no way to wait on a pipe with a deadline or to signal a process group, and File::lock needs Rust 1.89, above the workspace's rust-version"),
     // JSON: vectors, the subprocess protocol and the reports.
     ("serde", "the vectors', protocol's and reports' types (de)serialize"),
     ("serde_core", "serde's core"),

@@ -54,6 +54,23 @@ pub fn load_expectations(path: Option<&std::path::Path>, update: bool) -> Result
     }
 }
 
+/// The lock `--update-expectations` holds on the expectations file from reading it to writing
+/// it back, so that a second run at once waits and adds to what the first wrote (none without
+/// the update). Shared by `run` and `node`.
+pub fn lock_expectations(
+    path: Option<&std::path::Path>,
+    update: bool,
+) -> Result<Option<bip37_harness::file_lock::RewriteLock>, u8> {
+    match path {
+        Some(path) if update => {
+            bip37_harness::file_lock::lock(&[path], bip37_harness::file_lock::WAIT)
+                .map(Some)
+                .map_err(|e| harness_error(&format!("the expectations were NOT updated: {e}")))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Where a run's reports go: the main report (`--format`, `--output`), the extra ones
 /// (`--report`) and the colour of a human one. Flattened into `run` and `node`.
 #[derive(Debug, clap::Args)]
@@ -114,6 +131,9 @@ pub fn deliver(run: &Run, to: &ReportArgs) -> Result<(), u8> {
         }
         None => {
             crate::output::print(&text);
+            if crate::output::failed() {
+                return Err(exit::HARNESS_ERROR);
+            }
             if to.format != Format::Human {
                 for notice in report::notices(run) {
                     bip37_harness::say!("bip37-conform: {notice}");

@@ -5,7 +5,8 @@
 pub const CONFORMANT: u8 = 0;
 /// Some test failed, a listed failure passed, or an expectations entry is stale.
 pub const FAILURES: u8 = 1;
-/// Bad arguments, unreadable or unwritable files, or an implementation that cannot start.
+/// Bad arguments, unreadable or unwritable files (stdout included), or an implementation that
+/// cannot start.
 pub const HARNESS_ERROR: u8 = 2;
 /// The implementation crashed or timed out, or the run hit its overall time bound.
 pub const BREAKDOWN: u8 = 3;

@@ -29,5 +29,6 @@ pub mod output;
 pub mod plan;
 pub mod progress;
 pub mod regen;
+pub mod signals;
 pub mod target;
 pub mod vector_set;

@@ -35,8 +35,10 @@ enum Display {
 }
 
 impl Progress {
-    /// A display of `length` steps named `unit` (e.g. "tests"), introduced by `label`.
+    /// A display of `length` steps named `unit` (e.g. "tests"), introduced by `label` (an
+    /// adapter's name, escaped as the human report escapes it).
     pub fn new(label: &str, length: u64, unit: &'static str) -> Self {
+        let label = &*bip37_harness::report::escape::control(label);
         if std::io::stderr().is_terminal() {
             let style = ProgressStyle::with_template(&bar_template(unit))
                 .expect("a valid template")

@@ -2,13 +2,15 @@
 //! `bip37-conform` needs no checkout), or the `*_test.json` files of `--vectors DIR`.
 
 use crate::exit;
-use bip37_harness::vectors::lint::{lint as lint_files, lint_texts, Problem};
+use bip37_harness::vectors::checked::load_and_lint;
+use bip37_harness::vectors::lint::lint_texts;
 use bip37_harness::vectors::{
     embedded, load_file, vector_paths, LoadedFile, LoadedTest, VectorError,
 };
 use std::path::{Path, PathBuf};
 
-/// Every vector file, parsed; the first broken file stops the load.
+/// Every vector file, parsed; the first broken file stops the load. For the commands that
+/// read the vectors as data (`regen`, `node`, `fuzz`'s seeds), not to judge an implementation.
 pub fn load_files(dir: Option<&Path>) -> Result<Vec<LoadedFile>, VectorError> {
     match dir {
         None => embedded::load(),
@@ -16,15 +18,30 @@ pub fn load_files(dir: Option<&Path>) -> Result<Vec<LoadedFile>, VectorError> {
     }
 }
 
-/// Every test of every vector file, in file order.
+/// Every test of every vector file, in file order (see [`load_files`]).
 pub fn load(dir: Option<&Path>) -> Result<Vec<LoadedTest>, VectorError> {
     Ok(load_files(dir)?.into_iter().flat_map(|f| f.tests).collect())
 }
 
-/// [`load`] for a command: a `--vectors` directory that cannot be listed or holds no vector
-/// file is a usage error (exit code 2); a broken vector file is reported on stderr and turned
-/// into exit code 4.
+/// The tests a command judges by: the built-in vectors (linted by the test suite), or every
+/// file of `--vectors DIR` through the one load-and-lint step ([`load_and_lint`]) before
+/// anything runs. A directory that cannot be listed or holds no vector file is a usage error
+/// (exit code 2); every problem of the files is printed on stderr and is exit code 4.
 pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
+    let files = match dir {
+        None => embedded::load().map_err(|e| {
+            bip37_harness::say!("bip37-conform: invalid vectors: {e}");
+            exit::INVALID_VECTORS
+        })?,
+        Some(dir) => checked_or_exit(dir, &paths_or_exit(dir)?)?,
+    };
+    Ok(files.into_iter().flat_map(|f| f.tests).collect())
+}
+
+/// The tests for `list`, which prints the plan and judges nothing: every file of `--vectors
+/// DIR` loaded (bounded, located errors, exit code 4) but not linted, so the plan of a
+/// directory being written can be looked at.
+pub fn load_unlinted_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
     if let Some(dir) = dir {
         paths_or_exit(dir)?;
     }
@@ -34,27 +51,21 @@ pub fn load_or_exit(dir: Option<&Path>) -> Result<Vec<LoadedTest>, u8> {
     })
 }
 
-/// For `run --vectors DIR`: the same checks as `lint`, before anything runs, so that a
-/// wrongly marked vector (a valid input marked invalid, a duplicate id) cannot pass an
-/// implementation; every problem is printed on stderr and turned into exit code 4. The
-/// built-in vectors are linted by the test suite and are not checked again.
-pub fn lint_or_exit(dir: Option<&Path>) -> Result<(), u8> {
-    let Some(dir) = dir else {
-        return Ok(());
-    };
-    let problems = lint_paths(&paths_or_exit(dir)?);
-    if problems.is_empty() {
-        return Ok(());
-    }
-    for problem in &problems {
-        bip37_harness::say!("bip37-conform: invalid vectors: {problem}");
-    }
-    bip37_harness::say!(
-        "bip37-conform: {} problems in {} (`bip37-conform lint --vectors` lists them); nothing was run",
-        problems.len(),
-        dir.display()
-    );
-    Err(exit::INVALID_VECTORS)
+/// [`load_and_lint`] of `paths`, the files of `dir`, for a command: every problem on stderr
+/// and exit code 4.
+pub fn checked_or_exit(dir: &Path, paths: &[PathBuf]) -> Result<Vec<LoadedFile>, u8> {
+    load_and_lint(paths).map_err(|problems| {
+        for problem in &problems {
+            bip37_harness::say!("bip37-conform: invalid vectors: {problem}");
+        }
+        bip37_harness::say!(
+            "bip37-conform: {} problems in {} (`bip37-conform lint --vectors` lists them); \
+             nothing was run",
+            problems.len(),
+            dir.display()
+        );
+        exit::INVALID_VECTORS
+    })
 }
 
 /// The vector files a command reads from `--vectors DIR` (none for the built-in vectors), for
@@ -69,7 +80,7 @@ pub fn lint(dir: Option<&Path>) -> u8 {
     let (count, problems) = match dir {
         None => (embedded::FILES.len(), lint_texts(embedded::FILES)),
         Some(dir) => match paths_or_exit(dir) {
-            Ok(paths) => (paths.len(), lint_paths(&paths)),
+            Ok(paths) => (paths.len(), load_and_lint(&paths).err().unwrap_or_default()),
             Err(code) => return code,
         },
     };
@@ -83,30 +94,6 @@ pub fn lint(dir: Option<&Path>) -> u8 {
     };
     crate::output::print(&text);
     code
-}
-
-/// The problems of the files at `paths`: a file that does not load is one problem.
-fn lint_paths(paths: &[PathBuf]) -> Vec<Problem> {
-    let (loaded, broken): (Vec<_>, Vec<_>) =
-        paths.iter().map(|p| load_file(p)).partition(Result::is_ok);
-    let mut problems: Vec<Problem> = broken
-        .into_iter()
-        .filter_map(Result::err)
-        .map(|e| Problem {
-            file: e.file.clone(),
-            id: None,
-            message: match e.line {
-                0 => e.message.clone(),
-                _ => format!(
-                    "{}:{}: field `{}`: {}",
-                    e.line, e.column, e.field, e.message
-                ),
-            },
-        })
-        .collect();
-    let loaded: Vec<LoadedFile> = loaded.into_iter().filter_map(Result::ok).collect();
-    problems.extend(lint_files(&loaded));
-    problems
 }
 
 /// [`paths`] for a command: a directory problem is reported on stderr as exit code 2.

@@ -166,27 +166,78 @@ fn install_stops_an_adapter_at_its_first_failing_command() {
     assert!(!stderr.contains("broken build"), "{stderr}");
 }
 
-#[test]
-fn a_node_runs_inside_its_start_command_and_is_no_matrix_column() {
-    let dir = common::tempdir("adapters-node");
-    for (name, run) in [("agrees", "true"), ("differs", "false")] {
+/// A directory of node manifests, `(name, start, run)`.
+fn nodes(dir_name: &str, nodes: &[(&str, &str, &str)]) -> PathBuf {
+    let dir = common::tempdir(dir_name);
+    for (name, start, run) in nodes {
         std::fs::create_dir(dir.join(name)).unwrap();
         let text = format!(
             "name = {name:?}\nkind = \"node\"\nlanguage = \"C++\"\n\
              library = {{ name = \"n\", version = \"1\", registry = \"none\" }}\n\
-             start = \"env\"\nrun = {run:?}\nexpectations = \"e.toml\"\n"
+             start = {start:?}\nrun = {run:?}\nexpectations = \"e.toml\"\n"
         );
         std::fs::write(dir.join(name).join(manifest::FILE_NAME), text).unwrap();
     }
+    dir
+}
+
+/// A node suite's command line stood in for by a run of a built-in implementation.
+fn suite(builtin: &str) -> String {
+    format!(
+        "{} run --builtin {builtin} --id murmur3/*",
+        common::conform_binary()
+    )
+}
+
+#[test]
+fn a_node_runs_inside_its_start_command_and_is_no_matrix_column() {
+    let (agrees, differs) = (suite("reference"), suite("mutant:murmur-tail"));
+    let dir = nodes(
+        "adapters-node",
+        &[("agrees", "env", &agrees), ("differs", "env", &differs)],
+    );
     let dir = dir.to_str().unwrap();
     let out = common::conform(&["adapters", "check", "--adapters", dir]);
     assert_eq!(common::code(&out), 1);
     let stderr = common::text(&out.stderr);
-    assert!(stderr.contains("agrees start+run: env true"), "{stderr}");
-    assert!(stderr.contains("failed: differs (exit 1)"), "{stderr}");
+    assert!(stderr.contains("agrees start+run: env "), "{stderr}");
+    assert!(
+        stderr.contains("1 of 2 done; failed: differs (exit 1)"),
+        "{stderr}"
+    );
     let out = common::conform(&["matrix", "--adapters", dir]);
     assert_eq!(common::code(&out), 2);
     assert!(common::text(&out.stderr).contains("nodes are not columns"));
+}
+
+/// The gate never passes what did not run: a `start` that does not run the command appended to
+/// it, or runs it and drops its exit code, fails the check (issue 24's first case).
+#[test]
+fn a_check_passes_only_what_ran() {
+    let (agrees, differs) = (suite("reference"), suite("mutant:murmur-tail"));
+    let dir = nodes(
+        "adapters-gate",
+        &[
+            ("a-ran", "env", &agrees),
+            ("b-not-run", "true", &agrees),
+            ("c-exit-code-dropped", "sh -c '\"$@\"; exit 0' sh", &differs),
+        ],
+    );
+    let dir = dir.to_str().unwrap();
+    for (name, code, why) in [
+        ("a-ran", 0, "1 of 1 done"),
+        ("b-not-run", 2, "the suite did not run"),
+        (
+            "c-exit-code-dropped",
+            2,
+            "the exit code of the suite was lost",
+        ),
+    ] {
+        let out = common::conform(&["adapters", "check", "--adapters", dir, "--name", name]);
+        let stderr = common::text(&out.stderr);
+        assert_eq!(common::code(&out), code, "{name}: {stderr}");
+        assert!(stderr.contains(why), "{name}: {stderr}");
+    }
 }
 
 #[test]

@@ -118,7 +118,7 @@ fn a_broken_vector_file_is_located_before_anything_runs() {
     assert_eq!(code(&out), 4);
     assert!(
         text(&out.stdout)
-            .starts_with("broken_test.json: 26:128: field `testGroups[0].tests[2].input.data`"),
+            .starts_with("broken_test.json:26:128: field `testGroups[0].tests[2].input.data`"),
         "{}",
         text(&out.stdout)
     );

@@ -223,3 +223,161 @@ fn inputs_that_are_not_regular_files_are_refused_at_once() {
     );
     assert!(started.elapsed() < Duration::from_secs(20));
 }
+
+/// The limit of `a_failed_expectations_update_leaves_the_file_byte_for_byte_and_says_so`
+/// without the shell's `trap '' XFSZ`: the tool itself must keep SIGXFSZ from killing it, so
+/// the write fails with EFBIG and its temporary file is removed.
+#[test]
+fn a_file_size_limit_leaves_no_temporary_file() {
+    let dir = tempdir("efbig");
+    let file = dir.join("expectations.toml");
+    std::fs::write(&file, HAND_WRITTEN).unwrap();
+    let before = snapshot(&dir);
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -f 2; exec \"$@\"",
+            "sh",
+            common::conform_binary(),
+            "run",
+            "--builtin",
+            "mutant:murmur-tail",
+            "--expectations",
+            file.to_str().unwrap(),
+            "--update-expectations",
+        ])
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("NOT updated"), "{err}");
+    assert_eq!(snapshot(&dir), before, "the directory changed");
+}
+
+/// A reader on the FIFO gets the report; the FIFO stays a FIFO.
+#[test]
+fn a_report_into_a_fifo_reaches_its_reader() {
+    let dir = tempdir("fifo-output");
+    let fifo = dir.join("report.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let out = conform(&[
+        "run",
+        "--builtin",
+        "reference",
+        "--id",
+        "murmur3/*",
+        "--format",
+        "junit",
+        "--output",
+        fifo.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let report = reader.join().unwrap();
+    assert!(report.starts_with("<?xml"), "{report}");
+    assert!(report.contains("</testsuites>"), "{report}");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+}
+
+/// Device nodes of this test's own, like `/dev/null` (1, 3) and `/dev/full` (1, 7), made in a
+/// temporary directory; `None` (the test is skipped, saying so) where they cannot be made or
+/// opened (not root, or a `nodev` filesystem).
+fn device_nodes(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let make = |name: &str, minor: u32| {
+        let path = dir.join(name);
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        let dev = libc::makedev(1, minor);
+        // SAFETY: a valid NUL-terminated path.
+        let made = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, dev) } == 0;
+        let opens = made && std::fs::OpenOptions::new().write(true).open(&path).is_ok();
+        opens.then_some(path)
+    };
+    match (make("null", 3), make("full", 7)) {
+        (Some(null), Some(full)) => Some((null, full)),
+        _ => {
+            eprintln!(
+                "SKIPPED: cannot make and open device nodes in {} (needs root and a filesystem \
+                 without nodev)",
+                dir.display()
+            );
+            None
+        }
+    }
+}
+
+fn is_char_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .file_type()
+        .is_char_device()
+}
+
+/// `--output`, `--report` and `matrix --markdown` naming a character device write into it and
+/// leave the node in place: as root, replacing it would replace the system's `/dev/null`.
+#[test]
+fn a_report_into_a_character_device_leaves_the_device_node() {
+    let dir = tempdir("devices");
+    let Some((null, full)) = device_nodes(&dir) else {
+        return;
+    };
+    let (null_path, full_path) = (null.to_str().unwrap(), full.to_str().unwrap());
+    let run = ["run", "--builtin", "reference", "--id", "murmur3/*"];
+    let out = conform(&[&run[..], &["--output", null_path]].concat());
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let out = conform(&[&run[..], &["--report", &format!("junit:{null_path}")]].concat());
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let out = conform(&[
+        "matrix",
+        "--impl",
+        &format!("ref={} serve", common::conform_binary()),
+        "--id",
+        "murmur3/*",
+        "--markdown",
+        null_path,
+    ]);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let out = conform(&[&run[..], &["--output", full_path]].concat());
+    assert_eq!(code(&out), 2, "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("No space left"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(is_char_device(&null) && is_char_device(&full));
+    let mut names: Vec<String> = snapshot(&dir).into_keys().collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["full", "null"],
+        "a file was left beside the devices"
+    );
+}
+
+/// A report on stdout that cannot be written whole (`> /dev/full`) is exit 2 with the cause,
+/// never 0.
+#[test]
+fn a_failed_write_to_stdout_is_exit_2() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(common::conform_binary())
+        .args(["run", "--builtin", "reference", "--format", "junit"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write to stdout"), "{err}");
+    assert!(err.contains("No space left"), "{err}");
+}

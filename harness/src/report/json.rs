@@ -13,7 +13,8 @@ pub const REPORT_VERSION: u32 = 1;
 
 /// Renders `run` as a pretty-printed JSON document.
 pub fn render(run: &Run) -> String {
-    serde_json::to_string_pretty(&to_value(run)).unwrap_or_default() + "\n"
+    let text = serde_json::to_string_pretty(&to_value(run)).unwrap_or_default();
+    super::escape::json(&text).into_owned() + "\n"
 }
 
 /// The report as a JSON value.

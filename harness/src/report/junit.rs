@@ -120,7 +120,9 @@ fn escape_text(text: &str) -> String {
     escape(text).replace("&quot;", "\"").replace("&apos;", "'")
 }
 
-/// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry.
+/// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry and
+/// writing format characters (bidirectional overrides, zero-width characters) as character
+/// references, which keep the value and show nothing out of order in the raw file.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -132,6 +134,9 @@ fn escape(text: &str) -> String {
             '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push(c),
             c if (c as u32) < 0x20 => {}
+            c if super::escape::is_hidden(c) => {
+                let _ = write!(out, "&#x{:X};", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -146,5 +151,6 @@ mod tests {
     fn escapes_markup_and_drops_control_characters() {
         assert_eq!(escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
         assert_eq!(escape_text("{\"a\":\"<&>\"}"), "{\"a\":\"&lt;&amp;&gt;\"}");
+        assert_eq!(escape("a\u{202e}b"), "a&#x202E;b");
     }
 }

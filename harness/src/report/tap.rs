@@ -24,7 +24,8 @@ pub fn render(run: &Run) -> String {
             let _ = writeln!(out, "  state: {}", r.state);
             for (label, value) in details(r, None) {
                 // A JSON string is a valid YAML scalar, whatever it contains.
-                let _ = writeln!(out, "  {label}: {}", serde_json::Value::from(value));
+                let value = serde_json::Value::from(value).to_string();
+                let _ = writeln!(out, "  {label}: {}", super::escape::json(&value));
             }
             out.push_str("  ...\n");
         }

@@ -169,15 +169,16 @@ impl Process {
             .argv
             .split_first()
             .ok_or_else(|| StartError::spawn("the command line is empty", None))?;
-        let mut child = Command::new(program)
-            .args(args)
-            // Its own process group: a wrapper's children and grandchildren go with it.
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| StartError::spawn(program.as_str(), Some(e)))?;
+        let mut child = crate::teardown::spawn_group(
+            Command::new(program)
+                .args(args)
+                // Its own process group: a wrapper's children and grandchildren go with it.
+                .process_group(0)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| StartError::spawn(program.as_str(), Some(e)))?;
         let pipes = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
             (Some(stdin), Some(stdout), Some(stderr)) => RequestWriter::new(stdin)
                 .map(|writer| (writer, stdout, stderr))
@@ -188,6 +189,7 @@ impl Process {
             Ok(pipes) => pipes,
             Err(e) => {
                 let _ = child.kill();
+                crate::teardown::forget_group(&child);
                 let _ = child.wait();
                 return Err(e);
             }
@@ -227,6 +229,7 @@ impl Process {
         loop {
             if self.has_exited() {
                 self.kill_group();
+                crate::teardown::forget_group(&self.child);
                 return self.child.wait().ok();
             }
             if Instant::now() >= deadline {
@@ -273,6 +276,7 @@ impl Process {
     fn kill(&mut self) {
         self.kill_group();
         let _ = self.child.kill();
+        crate::teardown::forget_group(&self.child);
         let _ = self.child.wait();
     }
 

@@ -101,7 +101,11 @@ pub fn add(vectors_dir: &Path, new: &VectorFile) -> Result<PathBuf, ImportError>
     let kind = kind(new).ok_or(ImportError::NoKind)?;
     let dir = vectors_dir.join(DIR);
     let path = dir.join(format!("{kind}_test.json"));
-    let mut merged = match std::fs::read_to_string(&path) {
+    std::fs::create_dir_all(&dir).map_err(ImportError::Io)?;
+    // Held from the read to the write: a second import at once waits and merges into this one's.
+    let _lock =
+        crate::file_lock::lock(&[&path], crate::file_lock::WAIT).map_err(ImportError::Io)?;
+    let mut merged = match crate::input_file::read_text(&path, super::load::MAX_FILE_BYTES) {
         Ok(text) => serde_json::from_str::<VectorFile>(&text).map_err(ImportError::Json)?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => VectorFile {
             number_of_tests: 0,
@@ -152,7 +156,6 @@ pub fn add(vectors_dir: &Path, new: &VectorFile) -> Result<PathBuf, ImportError>
             });
         }
     }
-    std::fs::create_dir_all(&dir).map_err(ImportError::Io)?;
     crate::atomic_file::write(&path, text.as_bytes()).map_err(ImportError::Io)?;
     Ok(path)
 }

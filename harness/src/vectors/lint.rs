@@ -26,7 +26,7 @@ pub use super::model::SCHEMA_FILE;
 /// One thing wrong with the vectors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
-    /// The file's name.
+    /// The file's name (with `:line:column` where a file that does not load breaks).
     pub file: String,
     /// The test's id, when the problem is in one test.
     pub id: Option<String>,

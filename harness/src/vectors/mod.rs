@@ -1,5 +1,6 @@
 //! Test vectors: the file format ([`model`]) and loading with located errors ([`load`]).
 
+pub mod checked;
 pub mod embedded;
 pub mod imported;
 pub mod lint;

@@ -4,11 +4,15 @@
 //! file through `bip37-conform run` (this same program, as a child, so its report and exit code
 //! are exactly those of the command line it prints), or, for a node, its `start` command with its
 //! `run` command appended (start wraps run: it starts the node, runs run, stops the node).
-//! Every adapter is done even when one fails; the exit code is the first failure's.
+//! Either way the command line also writes a JSON report for [`super::gate`], and an exit code
+//! of 0 counts only with that report saying `conformant`. Every adapter is done even when one fails; the exit code is the first failure's.
 
+use super::gate::Gate;
 use super::manifest::{self, Kind, Manifest};
 use crate::{exit, output};
+use bip37_harness::teardown;
 use clap::{Args, Subcommand};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -147,11 +151,31 @@ fn install(m: &Manifest) -> u8 {
     exit::CONFORMANT
 }
 
+/// Runs the adapter's check with its report going to a fresh [`Gate`], which the exit code is
+/// then held to: a check passes only what ran.
 fn check(m: &Manifest) -> u8 {
-    if m.kind == Kind::Node {
-        return execute(m, "start+run", node_command(m));
+    let (field, argv) = match m.kind {
+        Kind::Node => ("start+run", node_command(m)),
+        Kind::Subprocess | Kind::Rust => ("run", run_command(m)),
+    };
+    let gate = match Gate::new() {
+        Ok(gate) => gate,
+        Err(e) => {
+            bip37_harness::say!("bip37-conform adapters: {} {field}: {e}", m.name);
+            return exit::HARNESS_ERROR;
+        }
+    };
+    let argv = argv.map(|mut argv| {
+        argv.extend(gate.arguments());
+        argv
+    });
+    match gate.judge(execute(m, field, argv)) {
+        Ok(code) => code,
+        Err(why) => {
+            bip37_harness::say!("bip37-conform adapters: {} {field}: {why}", m.name);
+            exit::HARNESS_ERROR
+        }
     }
-    execute(m, "run", run_command(m))
 }
 
 /// A node's check as one argv: its `start` command (which starts the node, runs the rest of
@@ -194,7 +218,16 @@ fn execute(m: &Manifest, field: &str, argv: Result<Vec<String>, String>) -> u8 {
     };
     let shown = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
     bip37_harness::say!("bip37-conform adapters: {} {field}: {shown}", m.name);
-    match Command::new(&argv[0]).args(&argv[1..]).status() {
+    // Its own process group, sent the signal that stops this command (crate::signals), so a
+    // `run` kills its adapters and a node's start script stops its node.
+    let status =
+        teardown::spawn_forwarded(Command::new(&argv[0]).args(&argv[1..]).process_group(0))
+            .and_then(|mut child| {
+                let status = child.wait();
+                teardown::forget_forwarded(&child);
+                status
+            });
+    match status {
         Ok(status) => match status.code() {
             Some(code) => u8::try_from(code).unwrap_or(exit::HARNESS_ERROR),
             None => {

@@ -4,6 +4,7 @@
 //! `.ci/run` calls, and `bip37-conform matrix --adapters` makes a column of each.
 
 pub mod command;
+pub mod gate;
 pub mod manifest;
 
 pub use manifest::{Kind, Manifest};

@@ -12,7 +12,8 @@ Exit codes:
      failed as the expectations file says
   1  failures: a wrong value, a wrong acceptance or rejection, a protocol error, an unexpected
      pass, or a stale expectations entry
-  2  usage or harness error (bad arguments, unreadable files, an implementation that cannot start)
+  2  usage or harness error (bad arguments, unreadable or unwritable files, stdout included, an
+     implementation that cannot start)
   3  the implementation crashed or timed out, or the run hit its overall time bound
   4  invalid vectors (reported with file, line, column and field before anything runs)
   5  nothing was exercised: no test passed (none selected, no operation claimed, every test

@@ -33,16 +33,28 @@ pub fn main(argv: impl IntoIterator<Item = OsString>) -> u8 {
             };
         }
     };
-    match &cli.command {
+    let code = dispatch(&cli.command);
+    match output::failed() {
+        // A report cut short on stdout is never a success, nor any other verdict.
+        true => exit::HARNESS_ERROR,
+        false => code,
+    }
+}
+
+/// Runs `command`; returns its exit code.
+fn dispatch(command: &Command) -> u8 {
+    match command {
         Command::Run(args) => run::run(args),
-        Command::List(args) => match vector_set::load_or_exit(args.vectors.vectors.as_deref()) {
-            Ok(tests) => {
-                let selected = args.select.selection().apply(&tests);
-                output::print(&plan::render(&selected, tests.len()));
-                exit::CONFORMANT
+        Command::List(args) => {
+            match vector_set::load_unlinted_or_exit(args.vectors.vectors.as_deref()) {
+                Ok(tests) => {
+                    let selected = args.select.selection().apply(&tests);
+                    output::print(&plan::render(&selected, tests.len()));
+                    exit::CONFORMANT
+                }
+                Err(code) => code,
             }
-            Err(code) => code,
-        },
+        }
         Command::Serve(args) => match &args.mutant {
             Some(mutant) => serve(&format!("mutant:{mutant}")),
             None => serve(&args.builtin),

@@ -2,7 +2,7 @@
 //! expectations file, write the report and turn the verdict into an exit code.
 
 use super::args::RunArgs;
-use crate::delivery::{deliver, exit_code, load_expectations};
+use crate::delivery::{deliver, exit_code, load_expectations, lock_expectations};
 use crate::progress::Progress;
 use crate::target::start;
 use crate::{exit, output, plan, vector_set};
@@ -18,9 +18,6 @@ pub fn run(args: &RunArgs) -> u8 {
         Ok(tests) => tests,
         Err(code) => return code,
     };
-    if let Err(code) = vector_set::lint_or_exit(args.vectors.vectors.as_deref()) {
-        return code;
-    }
     let selected = args.select.selection().apply(&tests);
     if args.list {
         output::print(&plan::render(&selected, tests.len()));
@@ -29,6 +26,10 @@ pub fn run(args: &RunArgs) -> u8 {
     if let Err(message) = refuse_output_over_inputs(args) {
         return harness_error(&message);
     }
+    let lock = match lock_expectations(args.expectations.as_deref(), args.update_expectations) {
+        Ok(lock) => lock,
+        Err(code) => return code,
+    };
     let expectations =
         match load_expectations(args.expectations.as_deref(), args.update_expectations) {
             Ok(e) => e,
@@ -91,6 +92,7 @@ pub fn run(args: &RunArgs) -> u8 {
             }
         );
     }
+    drop(lock);
     let mut run = raw;
     run.allow_empty = args.allow_empty;
     conclude(&mut run, &tests, &args.select.selection(), &expectations);

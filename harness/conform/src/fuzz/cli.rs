@@ -56,6 +56,11 @@ pub struct FuzzArgs {
 
 /// Runs the subcommand; returns the exit code.
 pub fn run(args: &FuzzArgs) -> u8 {
+    if let Some(dir) = &args.import_into {
+        if let Err(code) = check_import_dir(dir) {
+            return code;
+        }
+    }
     let config = |argv| ClientConfig {
         request_timeout: args.timeout,
         ..ClientConfig::new(argv)
@@ -92,6 +97,25 @@ pub fn run(args: &FuzzArgs) -> u8 {
     report(&outcome, args.import_into.as_deref())
 }
 
+/// The vector files already in `--import-into DIR` go through the one load-and-lint step
+/// before any fuzzing (exit code 4 for a broken one, a FIFO or a link to a device included), so
+/// a finding is never merged into a directory `run` would refuse. A directory without vector
+/// files (a new one) is fine: the import creates its file.
+fn check_import_dir(dir: &Path) -> Result<(), u8> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    let paths = bip37_harness::vectors::vector_paths(dir).map_err(|e| {
+        bip37_harness::say!(
+            "bip37-conform fuzz: --import-into {}: {}",
+            dir.display(),
+            e.message
+        );
+        exit::HARNESS_ERROR
+    })?;
+    crate::vector_set::checked_or_exit(dir, &paths).map(drop)
+}
+
 /// A seed from the clock, printed so the run can be repeated.
 fn random_seed() -> u64 {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
@@ -111,7 +135,8 @@ fn describe(answer: &Answer<Output>) -> String {
 }
 
 fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
-    let name = outcome.name.clone();
+    // The adapter's own name, escaped as the human report escapes it.
+    let name = bip37_harness::report::escape::control(&outcome.name).into_owned();
     let workers = &outcome.workers;
     let cases: u64 = workers.iter().map(|w| w.summary.cases).sum();
     let unsupported: u64 = workers.iter().map(|w| w.summary.unsupported).sum();
@@ -172,7 +197,12 @@ fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
                         "bip37-conform fuzz: cannot import into {}: {e}",
                         dir.display()
                     );
-                    return exit::HARNESS_ERROR;
+                    return match e {
+                        imported::ImportError::Vector(_) | imported::ImportError::Json(_) => {
+                            exit::INVALID_VECTORS
+                        }
+                        _ => exit::HARNESS_ERROR,
+                    };
                 }
             },
         }

@@ -11,6 +11,7 @@ use crate::progress::Progress;
 use crate::{exit, output, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
 use bip37_harness::implementation::Implementation;
+use bip37_harness::report::escape;
 use bip37_harness::runner::run_tests_observed;
 use bip37_harness::subprocess::Subprocess;
 use bip37_harness::vectors::LoadedTest;
@@ -94,7 +95,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
                 bip37_harness::say!(
                     "bip37-conform matrix: {} ({}): {}",
                     spec.name,
-                    column.participant.implementation,
+                    escape::control(&column.participant.implementation),
                     column.summary
                 );
                 columns.push(column);
@@ -132,6 +133,13 @@ pub fn run(args: &MatrixArgs) -> u8 {
         output::print(&outputs[0].1);
         return exit::CONFORMANT;
     }
+    // The pair is written under one lock: two matrix runs at once cannot leave the Markdown
+    // of one beside the JSON of the other.
+    let files: Vec<&Path> = outputs.iter().filter_map(|(path, _)| *path).collect();
+    let _lock = match bip37_harness::file_lock::lock(&files, bip37_harness::file_lock::WAIT) {
+        Ok(lock) => lock,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e.to_string()),
+    };
     for (path, text) in outputs {
         if let Some(path) = path {
             if let Err(e) = write(path, &text) {

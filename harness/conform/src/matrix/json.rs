@@ -32,7 +32,8 @@ pub fn render(matrix: &Matrix) -> String {
     };
     // Only strings, numbers, lists and maps with string keys: serializing cannot fail.
     let text = serde_json::to_string_pretty(&document).expect("the matrix serializes to JSON");
-    text + "\n"
+    // Hidden characters from adapters (a bidirectional override in a name) as `\uXXXX`.
+    bip37_harness::report::escape::json(&text).into_owned() + "\n"
 }
 
 /// The matrix of a JSON document [`render`] wrote; another `matrixFormat` is refused, as is a

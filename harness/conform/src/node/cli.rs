@@ -3,7 +3,7 @@
 //! the reports, expectations file and exit codes of `run`.
 
 use super::suite::{self, Options};
-use crate::delivery::{deliver, exit_code, load_expectations, ReportArgs};
+use crate::delivery::{deliver, exit_code, load_expectations, lock_expectations, ReportArgs};
 use crate::options::{parse_duration, SelectArgs};
 use crate::regen::cli::NodeAddressArgs;
 use crate::{exit, plan};
@@ -62,6 +62,10 @@ pub fn main(args: &NodeArgs) -> u8 {
             }
         }
     }
+    let lock = match lock_expectations(args.expectations.as_deref(), args.update_expectations) {
+        Ok(lock) => lock,
+        Err(code) => return code,
+    };
     let expectations =
         match load_expectations(args.expectations.as_deref(), args.update_expectations) {
             Ok(e) => e,
@@ -96,6 +100,7 @@ pub fn main(args: &NodeArgs) -> u8 {
             path.display()
         );
     }
+    drop(lock);
     run.allow_empty = args.allow_empty;
     expectations.apply(&mut run, &known);
     if let Err(code) = deliver(&run, &args.report) {

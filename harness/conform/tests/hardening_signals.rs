@@ -1,0 +1,181 @@
+//! Told to stop, the tool leaves nothing running: on SIGTERM, SIGINT or SIGHUP in the middle of
+//! `run`, `fuzz --jobs 2` or `matrix`, each against an adapter behind a shell wrapper without
+//! `exec` (hung on a request), it kills every adapter process group it started and exits with
+//! 128 + the signal's number; `adapters check` passes the signal on to the `run` it started,
+//! which does the same. Processes are counted in /proc by a marker on their command lines.
+
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How many live processes carry `marker` on their command line (zombies have none).
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .filter(|cmdline| {
+            cmdline
+                .split(|&b| b == 0)
+                .any(|arg| arg == marker.as_bytes())
+        })
+        .count()
+}
+
+/// Waits up to `within` for the count of `marker` to reach `wanted`; returns the last count.
+fn settles_at(marker: &str, wanted: usize, within: Duration) -> usize {
+    let deadline = Instant::now() + within;
+    loop {
+        let n = processes_with(marker);
+        if n == wanted || Instant::now() > deadline {
+            return n;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The exit code of `child`, waiting up to ten seconds (killed and `None` after that).
+fn exit_code(child: &mut Child) -> Option<i32> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The hanging adapter behind `wrapped.sh`, as one command line, marked with `marker`.
+fn wrapped_hang(marker: &str) -> String {
+    format!(
+        "{} hang {marker}",
+        common::fixture("adapters/wrapped.sh").display()
+    )
+}
+
+/// Starts `bip37-conform ARGS`, waits for `processes` marked adapter processes, sends `signal`
+/// and checks the exit code and that no marked process is left; returns the tool's pid.
+fn stops_cleanly(name: &str, args: &[&str], marker: &str, processes: usize, signal: i32) -> u32 {
+    let mut tool = Command::new(common::conform_binary())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = settles_at(marker, processes, Duration::from_secs(20));
+    assert_eq!(started, processes, "{name}: the adapters did not start");
+    // The hung request is in flight by now (the adapters answer murmur3 at once).
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = libc::pid_t::try_from(tool.id()).unwrap();
+    // SAFETY: kill(2) of the child this test started; no memory is involved.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let code = exit_code(&mut tool);
+    let left = settles_at(marker, 0, Duration::from_secs(3));
+    let mut stderr = String::new();
+    if let Some(mut err) = tool.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut err, &mut stderr);
+    }
+    assert_eq!(code, Some(128 + signal), "{name}: {stderr}");
+    assert_eq!(left, 0, "{name}: adapter processes left running: {stderr}");
+    assert!(stderr.contains("stopped by signal"), "{name}: {stderr}");
+    tool.id()
+}
+
+fn marker(name: &str) -> String {
+    format!("bip37-signal-{name}-{}", std::process::id())
+}
+
+#[test]
+fn run_stops_on_sigterm_and_leaves_no_adapter() {
+    let marker = marker("run");
+    let adapter = wrapped_hang(&marker);
+    let args = [
+        "run",
+        "--impl",
+        &adapter,
+        "--timeout",
+        "60s",
+        "--id",
+        "mini/*",
+    ];
+    let vectors = common::fixture_vectors();
+    let args = [&args[..], &["--vectors", vectors.to_str().unwrap()]].concat();
+    let _ = stops_cleanly("run", &args, &marker, 2, libc::SIGTERM);
+}
+
+#[test]
+fn fuzz_with_two_workers_stops_on_sigint_and_leaves_no_adapter() {
+    let marker = marker("fuzz");
+    let adapter = wrapped_hang(&marker);
+    let args = [
+        "fuzz",
+        "--impl",
+        &adapter,
+        "--op",
+        "hashSeed",
+        "--timeout",
+        "60s",
+        "--time",
+        "60s",
+        "--jobs",
+        "2",
+        "--seed",
+        "1",
+    ];
+    let _ = stops_cleanly("fuzz --jobs 2", &args, &marker, 4, libc::SIGINT);
+}
+
+#[test]
+fn matrix_stops_on_sighup_and_leaves_no_adapter() {
+    let marker = marker("matrix");
+    let adapter = format!("hang={}", wrapped_hang(&marker));
+    let vectors = common::fixture_vectors();
+    let args = [
+        "matrix",
+        "--impl",
+        &adapter,
+        "--timeout",
+        "60s",
+        "--vectors",
+        vectors.to_str().unwrap(),
+    ];
+    let _ = stops_cleanly("matrix", &args, &marker, 2, libc::SIGHUP);
+}
+
+#[test]
+fn adapters_check_passes_sigterm_on_and_leaves_no_adapter() {
+    let marker = marker("check");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-signals-check");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("hung")).unwrap();
+    let run = format!(
+        "{} run --impl {:?} --timeout 60s --vectors {}",
+        common::conform_binary(),
+        wrapped_hang(&marker),
+        common::fixture_vectors().display()
+    );
+    let manifest = format!(
+        "name = \"hung\"\nkind = \"node\"\nlanguage = \"sh\"\n\
+         library = {{ name = \"n\", version = \"1\", registry = \"none\" }}\n\
+         start = \"env\"\nrun = {run:?}\nexpectations = \"e.toml\"\n"
+    );
+    std::fs::write(dir.join("hung/adapter.toml"), manifest).unwrap();
+    let args = ["adapters", "check", "--adapters", dir.to_str().unwrap()];
+    let pid = stops_cleanly("adapters check", &args, &marker, 2, libc::SIGTERM);
+    // Its report directory (bip37-check-<pid>-<n>) went with it.
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("bip37-check-{pid}-"))
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
