@@ -72,14 +72,15 @@ fn compare(
         }
         let likely =
             |d: &Diagnosis, k: usize| d.verdicts.get(&k).map_or(Vec::new(), |v| v.likely());
+        // A narrower run sees fewer failures, so a class the whole run leaves to the
+        // candidates (it explains less of the same evidence) may beside the named one; but
+        // it never names only others.
         let kept = likely(&narrow, j);
-        let lost: Vec<Bug> = (likely(whole, i).into_iter())
-            .filter(|b| !kept.contains(b))
-            .collect();
-        if !lost.is_empty() {
+        let named = likely(whole, i);
+        if !kept.is_empty() && !named.is_empty() && !kept.iter().any(|b| named.contains(b)) {
             problems.push(format!(
-                "{planted}, {what}: {id} no longer names {:?} ({}), as the whole run does ({})",
-                flags(&lost),
+                "{planted}, {what}: {id} names {:?} ({}), none of what the whole run names ({})",
+                flags(&kept),
                 narrow.of_failure(j),
                 whole.of_failure(i)
             ));

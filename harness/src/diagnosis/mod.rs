@@ -17,7 +17,10 @@
 //! more sure than the whole one:
 //!
 //! - the classes whose mutant gives this exact answer and that nothing refutes are named, all
-//!   of them (the run cannot tell them apart), so a narrower run names at least these;
+//!   of them (the run cannot tell them apart), except one whose fitted failures another of
+//!   them fits too, and more: that one stays a candidate (the same evidence, a lesser
+//!   explanation). A narrower run, which sees fewer failures, may name such a candidate
+//!   beside the class the whole run names;
 //! - when every such class is refuted and the answer carries values (a wrong value, an
 //!   accept), they are still named, with the tests that refute each: a byte-identical answer
 //!   is evidence a maintainer needs, the refutation too;
@@ -26,9 +29,9 @@
 //! - otherwise "no known bug class explains this failure", listing the refuted classes that
 //!   fit it. A wrong name costs a maintainer more than none.
 //!
-//! So the classes a narrower run names are always among the classes the whole run names or
-//! lists as refuted for that failure, and every class the whole run names without refutation
-//! the narrower run names too. A failure on a vector the reference itself fails is a bad
+//! So the classes a narrower run names are always among the classes that fit that failure in
+//! the whole run (named, or listed as candidates), and a narrower run that names a class for
+//! it names one the whole run names too. A failure on a vector the reference itself fails is a bad
 //! vector, not a bug class. Protocol errors, timeouts and crashes no class explains are adapter
 //! faults, not BIP 37 answers: they are diagnosed as such ([`adapter_fault`]), never matched
 //! against a class. A crash is matched only where a mutant crashes too (hashing into an empty
@@ -131,8 +134,9 @@ impl Finding {
 /// What the diagnosis says about one failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every unrefuted class whose mutant gives this exact answer, best ranked first: the run
-    /// cannot tell them apart.
+    /// The unrefuted classes whose mutant gives this exact answer, best ranked first: the run
+    /// cannot tell them apart. A class whose fitted failures another of them fits too, and
+    /// more, is left to the candidates: the evidence is the same, the other explains more.
     Exact(Vec<Bug>),
     /// The classes whose mutant gives this exact answer (which carries values), when every such
     /// class is refuted by some test of the run: those refuted by the fewest tests.
@@ -287,11 +291,21 @@ fn verdict_of(
         .iter()
         .filter(|f| f.exact.contains(&index))
         .collect();
-    let unrefuted: Vec<Bug> = (exact.iter().filter(|f| f.unrefuted()))
+    let unrefuted: Vec<&Finding> = exact.iter().copied().filter(|f| f.unrefuted()).collect();
+    // Of those, a class whose fitted failures another of them fits too, and more besides, is
+    // the lesser explanation of the same evidence: the other is named, it stays a candidate.
+    let dominated = |f: &Finding| {
+        let own: BTreeSet<usize> = f.fitted().collect();
+        unrefuted.iter().any(|g| {
+            let other: BTreeSet<usize> = g.fitted().collect();
+            own.len() < other.len() && own.is_subset(&other)
+        })
+    };
+    let named: Vec<Bug> = (unrefuted.iter().filter(|f| !dominated(f)))
         .map(|f| f.bug)
         .collect();
-    if !unrefuted.is_empty() {
-        return Verdict::Exact(unrefuted);
+    if !named.is_empty() {
+        return Verdict::Exact(named);
     }
     // The least refuted of them: the class the run contradicts least.
     let fewest = exact.iter().map(|f| f.refutations.len()).min();
