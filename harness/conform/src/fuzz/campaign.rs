@@ -89,10 +89,11 @@ pub struct Finding {
 /// The outcome of a campaign.
 #[derive(Debug, Clone)]
 pub struct Summary {
-    /// Requests generated and compared.
+    /// Requests generated.
     pub cases: u64,
-    /// Of those, requests the candidate said it does not support.
-    pub unsupported: u64,
+    /// Of those, requests the hello's capabilities exclude: not sent, as `run` sends no test
+    /// outside the claim.
+    pub not_claimed: u64,
     pub elapsed: Duration,
     /// The operations covered.
     pub ops: Vec<OpName>,
@@ -109,13 +110,11 @@ impl Finding {
 }
 
 /// True when `run` would fail `answer` to `request`, whose reference answer is `reference`:
-/// the runner's own judgement against the demand a vector of this request would make. An
-/// `unsupported` answer is counted apart, and a request the reference has no answer to can
-/// be no vector, so neither is a finding.
+/// the runner's own judgement against the demand a vector of this request would make. Only
+/// claimed requests the capabilities do not exclude are sent, so an `unsupported` answer is
+/// an unanswered claim, which `run` fails too. A request the reference has no answer to can
+/// be no vector, so it is no finding.
 pub fn fails(request: &Request, reference: &Answer<Output>, answer: &Answer<Output>) -> bool {
-    if matches!(answer, Answer::Unsupported) {
-        return false;
-    }
     policy::expectation(request, reference).is_some_and(|demand| {
         state_of(demand.result, demand.expected.as_ref(), answer).is_failure()
     })
@@ -160,6 +159,7 @@ pub fn fuzz(
     on_progress: &mut dyn FnMut(&Progress),
 ) -> Result<Summary, CampaignError> {
     let claimed = candidate.operations();
+    let capabilities = candidate.capabilities();
     let fuzzed = fuzzed();
     let ops: Vec<OpName> = (settings.ops.iter().copied())
         .filter(|op| claimed.contains(op) && fuzzed.contains(op))
@@ -168,19 +168,21 @@ pub fn fuzz(
     let mut runner = runner(settings.seed);
     let start = Instant::now();
     let mut last_report = start;
-    let (mut cases, mut unsupported) = (0u64, 0u64);
+    let (mut cases, mut not_claimed) = (0u64, 0u64);
     let mut findings: Vec<Finding> = Vec::new();
     while start.elapsed() < settings.duration && !settings.stop.load(Ordering::Relaxed) {
         let mut tree = strategy
             .new_tree(&mut runner)
             .map_err(|e| CampaignError::Generation(e.to_string()))?;
         let request = tree.current();
+        cases += 1;
+        if capabilities.excludes(&request).is_some() {
+            not_claimed += 1;
+            continue;
+        }
         let reference = Reference.execute(&request);
         let answer = candidate.execute(&request);
-        cases += 1;
-        if matches!(answer, Answer::Unsupported) {
-            unsupported += 1;
-        } else if fails(&request, &reference, &answer) {
+        if fails(&request, &reference, &answer) {
             // A kind already found is not shrunk again: its lookalikes, unshrunk, say so.
             let key = (request.op(), lookalikes(&request, &reference, &answer));
             if !findings.iter().any(|f| f.key() == key) {
@@ -204,7 +206,7 @@ pub fn fuzz(
     }
     Ok(Summary {
         cases,
-        unsupported,
+        not_claimed,
         elapsed: start.elapsed(),
         ops,
         findings,
@@ -214,6 +216,21 @@ pub fn fuzz(
 /// Shrinks a finding the way proptest does: simplify while it still disagrees, step back
 /// (complicate) when it stops disagreeing, until neither moves or the budget is spent. Only
 /// requests of the original operation count as still disagreeing.
+/// Sends `request`; when `run` would fail the answer, it becomes `best` and this is true.
+fn fails_now(
+    candidate: &mut dyn Implementation,
+    request: &Request,
+    best: &mut (Request, Answer<Output>, Answer<Output>),
+) -> bool {
+    let reference = Reference.execute(request);
+    let answer = candidate.execute(request);
+    let failing = fails(request, &reference, &answer);
+    if failing {
+        *best = (request.clone(), reference, answer);
+    }
+    failing
+}
+
 fn shrink(
     candidate: &mut dyn Implementation,
     tree: &mut dyn ValueTree<Value = Request>,
@@ -229,12 +246,11 @@ fn shrink(
     while moved && steps < settings.max_shrink_steps && start.elapsed() < settings.max_shrink_time {
         steps += 1;
         let request = tree.current();
-        let reference = Reference.execute(&request);
-        let answer = candidate.execute(&request);
-        // Shrinking a union may switch to another operation; that would be another finding.
-        let same_op = request.op() == original.op();
-        moved = if same_op && fails(&request, &reference, &answer) {
-            best = (request, reference, answer);
+        // Shrinking a union may switch to another operation (another finding), or to an
+        // input outside the claim (never sent).
+        let sent =
+            request.op() == original.op() && candidate.capabilities().excludes(&request).is_none();
+        moved = if sent && fails_now(candidate, &request, &mut best) {
             tree.simplify()
         } else {
             tree.complicate()

@@ -6,7 +6,7 @@
 //!
 //! Exit codes are the suite's: 0 no disagreement, 1 a disagreement, 2 a usage or harness
 //! error, 3 the implementation could not be started (crashed or timed out), 5 nothing was
-//! exercised (every case was answered `unsupported`).
+//! exercised (the hello's capabilities exclude every case).
 
 use super::campaign::{Finding, Settings};
 use super::workers::{self, Failure, Outcome};
@@ -139,7 +139,7 @@ fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
     let name = bip37_harness::report::escape::control(&outcome.name).into_owned();
     let workers = &outcome.workers;
     let cases: u64 = workers.iter().map(|w| w.summary.cases).sum();
-    let unsupported: u64 = workers.iter().map(|w| w.summary.unsupported).sum();
+    let not_claimed: u64 = workers.iter().map(|w| w.summary.not_claimed).sum();
     let elapsed = (workers.iter().map(|w| w.summary.elapsed).max()).unwrap_or_default();
     let ops: Vec<&str> = workers[0]
         .summary
@@ -148,14 +148,14 @@ fn report(outcome: &Outcome, import_into: Option<&Path>) -> u8 {
         .map(|op| op.as_str())
         .collect();
     bip37_harness::say!(
-        "{name}: {cases} cases in {:.1}s, {:.0} cases/s ({unsupported} unsupported) over {}",
+        "{name}: {cases} cases in {:.1}s, {:.0} cases/s ({not_claimed} outside the hello's capabilities, not sent) over {}",
         elapsed.as_secs_f64(),
         cases as f64 / elapsed.as_secs_f64().max(1e-9),
         ops.join(", ")
     );
-    if unsupported == cases {
+    if not_claimed == cases {
         bip37_harness::say!(
-            "nothing was exercised: the implementation answered `unsupported` to all {cases} cases"
+            "nothing was exercised: the hello's capabilities exclude all {cases} cases"
         );
         return exit::NOTHING_EXERCISED;
     }
