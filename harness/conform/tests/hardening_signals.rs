@@ -6,33 +6,10 @@
 
 mod common;
 
+use common::processes::settles_at;
+
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// How many live processes carry `marker` on their command line (zombies have none).
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
-        .filter(|cmdline| {
-            cmdline
-                .split(|&b| b == 0)
-                .any(|arg| arg == marker.as_bytes())
-        })
-        .count()
-}
-
-/// Waits up to `within` for the count of `marker` to reach `wanted`; returns the last count.
-fn settles_at(marker: &str, wanted: usize, within: Duration) -> usize {
-    let deadline = Instant::now() + within;
-    loop {
-        let n = processes_with(marker);
-        if n == wanted || Instant::now() > deadline {
-            return n;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// The exit code of `child`, waiting up to ten seconds (killed and `None` after that).
 fn exit_code(child: &mut Child) -> Option<i32> {

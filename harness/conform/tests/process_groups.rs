@@ -17,31 +17,9 @@ fn marker(name: &str) -> String {
     format!("bip37-marker-{name}-{}", std::process::id())
 }
 
-/// How many live processes carry `marker` on their command line (zombies have none).
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
-        .filter(|cmdline| {
-            cmdline
-                .split(|&b| b == 0)
-                .any(|arg| arg == marker.as_bytes())
-        })
-        .count()
-}
-
-/// Waits up to two seconds for the count to reach `wanted`, and returns the last count: a
-/// SIGKILLed process takes a moment to go, and on a loaded machine a process just started can
-/// take a moment to show in `/proc` with its final command line.
+/// Waits up to two seconds for the count of `marker` to reach `wanted` (the last count).
 fn settles_at(marker: &str, wanted: usize) -> usize {
-    let deadline = Instant::now() + Duration::from_secs(2);
-    loop {
-        let n = processes_with(marker);
-        if n == wanted || Instant::now() > deadline {
-            return n;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::processes::settles_at(marker, wanted, Duration::from_secs(2))
 }
 
 fn config(argv: Vec<String>) -> ClientConfig {

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 pub mod core_steps;
+pub mod processes;
 
 use bip37_harness::vectors::{load_file, LoadedTest};
 use std::path::{Path, PathBuf};
