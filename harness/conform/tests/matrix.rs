@@ -7,6 +7,17 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// Runs `bip37-conform matrix` with `args`.
+/// Fails the test with the command's stderr unless it exited 0.
+fn succeeded(out: &Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+/// The JSON document at `path`.
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 fn matrix(args: &[&str]) -> Output {
     Command::new(common::conform_binary())
         .arg("matrix")
@@ -107,12 +118,7 @@ fn keep_reruns_only_the_named_columns_and_keeps_the_others_as_they_were() {
         "--json",
         before.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     // Now `a` is the reference, but only `b` runs: `a` must still be the mutant's column.
     let out = matrix(&[
         "--op",
@@ -128,16 +134,8 @@ fn keep_reruns_only_the_named_columns_and_keeps_the_others_as_they_were() {
         "--json",
         after.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let read = |path: &Path| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-    };
-    let (before, after) = (read(&before), read(&after));
+    succeeded(&out);
+    let (before, after) = (read_json(&before), read_json(&after));
     assert_eq!(after["columns"][0], before["columns"][0], "a was kept");
     assert_eq!(
         after["columns"][1]["command"],
@@ -199,12 +197,7 @@ fn keep_takes_the_node_columns_no_report_gives_from_the_kept_matrix() {
         "--json",
         same.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     assert_eq!(
         std::fs::read_to_string(&same).unwrap(),
         std::fs::read_to_string(&committed).unwrap()
@@ -225,18 +218,10 @@ fn keep_takes_the_node_columns_no_report_gives_from_the_kept_matrix() {
         "--json",
         added.to_str().unwrap(),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let read = |path: &Path| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-    };
+    succeeded(&out);
     let (before, after) = (
-        read(&committed)["nodes"].clone(),
-        read(&added)["nodes"].clone(),
+        read_json(&committed)["nodes"].clone(),
+        read_json(&added)["nodes"].clone(),
     );
     let names = |nodes: &serde_json::Value| -> Vec<String> {
         (nodes["columns"].as_array().unwrap().iter())
