@@ -48,13 +48,10 @@ fn vectors() -> Result<HashMap<String, Vector>, String> {
     Ok(by_id)
 }
 
-/// A test that ended in a state worth a finding: not a pass, not unanswered (outside the
-/// claim, a claimed input the adapter cannot express, not run).
+/// A test that ended in a state worth a finding: one that fails a run ([`State::is_failure`]),
+/// less a claimed input the adapter cannot express and a test not run.
 fn failed(state: State) -> bool {
-    !matches!(
-        state,
-        State::Pass | State::Unsupported | State::NotClaimed | State::NotRun
-    )
+    state.is_failure() && !matches!(state, State::Unsupported | State::NotRun)
 }
 
 /// What makes two failures of one column the same deviation: the bug classes the diagnosis
