@@ -52,58 +52,34 @@ if [ ! -f "$DIR/node_modules/bcoin/bin/node" ] ||
     cp "$DIR/package-lock.json" "$DIR/node_modules/.package-lock.json.installed"
 fi
 
-read -r RPC_PORT P2P_PORT < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))')
+. scripts/node-common.sh
 API_KEY=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
 PREFIX=$(mktemp -d)
 LOG="${BCOIN_LOG:-$PREFIX/bcoin.log}"
+NODE_PID=
+trap 'stop_pid "$NODE_PID"; rm -rf "$PREFIX"' EXIT
 
-NODE_BACKEND=js node "$DIR/node_modules/bcoin/bin/node" \
-    --network=regtest --prefix="$PREFIX" --memory=true --no-wallet=true \
-    --bip37="${BCOIN_BIP37:-true}" \
-    --listen=true --host=127.0.0.1 --port="$P2P_PORT" \
-    --http-host=127.0.0.1 --http-port="$RPC_PORT" --api-key="$API_KEY" \
-    --seeds=, --max-outbound=1 \
-    --log-console=true --log-level=debug >"$LOG" 2>&1 &
-NODE_PID=$!
-
-stop_node() {
-    if kill -0 "$NODE_PID" 2>/dev/null; then
-        kill -TERM "$NODE_PID"
-        for _ in $(seq 50); do
-            kill -0 "$NODE_PID" 2>/dev/null || break
-            sleep 0.2
-        done
-        kill -0 "$NODE_PID" 2>/dev/null && kill -KILL "$NODE_PID"
-    fi
-    wait "$NODE_PID" 2>/dev/null || true
-    rm -rf "$PREFIX"
+start_bcoin() {
+    read -r RPC_PORT P2P_PORT < <(scripts/free-ports.py 2)
+    NODE_BACKEND=js node "$DIR/node_modules/bcoin/bin/node" \
+        --network=regtest --prefix="$PREFIX" --memory=true --no-wallet=true \
+        --bip37="${BCOIN_BIP37:-true}" \
+        --listen=true --host=127.0.0.1 --port="$P2P_PORT" \
+        --http-host=127.0.0.1 --http-port="$RPC_PORT" --api-key="$API_KEY" \
+        --seeds=, --max-outbound=1 \
+        --log-console=true --log-level=debug >"$LOG" 2>&1 &
+    NODE_PID=$!
 }
-trap stop_node EXIT
 
 # rpc METHOD: one JSON-RPC call, 5 s at most; fails unless the node answers with a result.
 rpc() {
     curl -sf --max-time 5 -u "bcoin:$API_KEY" -H 'Content-Type: application/json' \
         -d "{\"method\":\"$1\",\"params\":[]}" "http://127.0.0.1:$RPC_PORT/"
 }
+bcoin_ready() { rpc getblockchaininfo; }
+bcoin_log() { echo "$LOG"; }
 
-for _ in $(seq 240); do
-    if rpc getblockchaininfo >/dev/null 2>&1; then
-        break
-    fi
-    if ! kill -0 "$NODE_PID" 2>/dev/null; then
-        break
-    fi
-    sleep 0.25
-done
-if ! rpc getblockchaininfo >/dev/null 2>&1; then
-    echo "bcoin-node: bcoin did not answer RPC within 60 s; its log:" >&2
-    tail -n 20 "$LOG" >&2 || true
-    exit 2
-fi
+start_until_ready "bcoin-node: bcoin" start_bcoin bcoin_ready bcoin_log
 # The P2P listener may open after RPC; wait for its log line (10 s at most).
 for _ in $(seq 40); do
     grep -q "Pool server listening" "$LOG" && break

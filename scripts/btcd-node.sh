@@ -101,11 +101,7 @@ shift
 install "$VERSION"
 BTCD="scripts/btcd/$VERSION/btcd"
 
-read -r RPC_PORT P2P_PORT < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))')
+. scripts/node-common.sh
 RPC_USER=btcd
 RPC_PASSWORD=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
 PREFIX=$(mktemp -d)
@@ -120,26 +116,17 @@ false) BLOOM=(--nopeerbloomfilters) ;;
     exit 2
     ;;
 esac
+NODE_PID=
+trap 'stop_pid "$NODE_PID"; rm -rf "$PREFIX"' EXIT
 
-"$BTCD" --simnet --datadir="$PREFIX/data" --logdir="$PREFIX/logs" --debuglevel=debug \
-    --listen="127.0.0.1:$P2P_PORT" --rpclisten="127.0.0.1:$RPC_PORT" \
-    --rpcuser="$RPC_USER" --rpcpass="$RPC_PASSWORD" --rpccert="$CERT" --rpckey="$PREFIX/rpc.key" \
-    --nodnsseed --noonion --nobanning "${BLOOM[@]}" >"$LOG" 2>&1 &
-NODE_PID=$!
-
-stop_node() {
-    if kill -0 "$NODE_PID" 2>/dev/null; then
-        kill -TERM "$NODE_PID"
-        for _ in $(seq 50); do
-            kill -0 "$NODE_PID" 2>/dev/null || break
-            sleep 0.2
-        done
-        kill -0 "$NODE_PID" 2>/dev/null && kill -KILL "$NODE_PID"
-    fi
-    wait "$NODE_PID" 2>/dev/null || true
-    rm -rf "$PREFIX"
+start_btcd() {
+    read -r RPC_PORT P2P_PORT < <(scripts/free-ports.py 2)
+    "$BTCD" --simnet --datadir="$PREFIX/data" --logdir="$PREFIX/logs" --debuglevel=debug \
+        --listen="127.0.0.1:$P2P_PORT" --rpclisten="127.0.0.1:$RPC_PORT" \
+        --rpcuser="$RPC_USER" --rpcpass="$RPC_PASSWORD" --rpccert="$CERT" --rpckey="$PREFIX/rpc.key" \
+        --nodnsseed --noonion --nobanning "${BLOOM[@]}" >"$LOG" 2>&1 &
+    NODE_PID=$!
 }
-trap stop_node EXIT
 
 # rpc METHOD: one JSON-RPC call over TLS with btcd's certificate, 5 s at most; fails unless the
 # node answers with a result.
@@ -149,21 +136,10 @@ rpc() {
         -d "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"$1\",\"params\":[]}" \
         "https://127.0.0.1:$RPC_PORT/"
 }
+btcd_ready() { [ -s "$CERT" ] && rpc getblockcount; }
+btcd_log() { echo "$LOG"; }
 
-for _ in $(seq 240); do
-    if [ -s "$CERT" ] && rpc getblockcount >/dev/null 2>&1; then
-        break
-    fi
-    if ! kill -0 "$NODE_PID" 2>/dev/null; then
-        break
-    fi
-    sleep 0.25
-done
-if ! rpc getblockcount >/dev/null 2>&1; then
-    echo "btcd-node: btcd $VERSION did not answer RPC within 60 s; its log:" >&2
-    tail -n 20 "$LOG" >&2 || true
-    exit 2
-fi
+start_until_ready "btcd-node: btcd $VERSION" start_btcd btcd_ready btcd_log
 
 if BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_RPC_USER="$RPC_USER" \
     BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" BIP37_REGEN_RPC_CERT="$CERT" \

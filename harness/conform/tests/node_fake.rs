@@ -7,7 +7,10 @@
 //! - a node that refuses one setup transaction fails that check alone, with the node's reason
 //!   (not a guess about `-acceptnonstdtxn`), and the run goes on to a full report;
 //! - a node that crashes (its RPC and P2P ports close) fails the check it was in as a crash,
-//!   naming the message sent just before, even where a disconnect is the expected answer.
+//!   naming the message sent just before, even where a disconnect is the expected answer;
+//! - a node that stops taking P2P connections while its RPC answers (as one that bans the
+//!   suite's address does) fails each later check with the refused connection named, and the
+//!   run still ends in a full report: the node's conduct, not an error of the harness.
 //!
 //! The fake answers RPC as a regtest node does (it keeps the tip of the blocks submitted to it)
 //! and keeps every P2P connection, answering each `ping` with its `pong` and nothing else: it
@@ -46,6 +49,15 @@ struct Chain {
     agents: Vec<String>,
     /// Refuse the offer with this index (0 = the first), as a node's policy would.
     refuse_offer: Option<usize>,
+}
+
+/// What the fake does on a `filterload` longer than a limit.
+#[derive(Clone, Copy)]
+enum Reaction {
+    /// Both ports close, as a dead process's do.
+    Crash,
+    /// The peer is dropped and the P2P port closes; RPC goes on answering.
+    Ban,
 }
 
 struct Fake {
@@ -136,24 +148,37 @@ fn rpc_server(chain: Arc<Mutex<Chain>>, crashed: Arc<AtomicBool>) -> String {
     address
 }
 
-/// Starts a fake that crashes on the first `filterload` longer than `crash_above` bytes.
-fn fake(refuse_offer: Option<usize>, crash_above: Option<usize>) -> Fake {
+/// Starts a fake that reacts to the first `filterload` longer than the limit of `big_filter`.
+fn fake(refuse_offer: Option<usize>, big_filter: Option<(usize, Reaction)>) -> Fake {
     let chain = Arc::new(Mutex::new(Chain {
         refuse_offer,
         ..Chain::default()
     }));
     let crashed = Arc::new(AtomicBool::new(false));
+    let banned = Arc::new(AtomicBool::new(false));
     let rpc = rpc_server(chain.clone(), crashed.clone());
     let p2p_listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let p2p = p2p_listener.local_addr().unwrap().to_string();
-    let (peers, dead, rpc_address) = (chain.clone(), crashed.clone(), rpc.clone());
+    let (peers, dead, closed, rpc_address, p2p_address) = (
+        chain.clone(),
+        crashed.clone(),
+        banned,
+        rpc.clone(),
+        p2p.clone(),
+    );
     thread::spawn(move || {
         for stream in p2p_listener.incoming().flatten() {
-            if dead.load(Ordering::SeqCst) {
+            if dead.load(Ordering::SeqCst) || closed.load(Ordering::SeqCst) {
                 return;
             }
-            let (peers, dead, rpc_address) = (peers.clone(), dead.clone(), rpc_address.clone());
-            thread::spawn(move || peer(stream, &peers, &dead, &rpc_address, crash_above));
+            let ports = Ports {
+                crashed: dead.clone(),
+                banned: closed.clone(),
+                rpc: rpc_address.clone(),
+                p2p: p2p_address.clone(),
+            };
+            let peers = peers.clone();
+            thread::spawn(move || peer(stream, &peers, &ports, big_filter));
         }
     });
     Fake {
@@ -164,13 +189,20 @@ fn fake(refuse_offer: Option<usize>, crash_above: Option<usize>) -> Fake {
     }
 }
 
-/// One P2P connection: the handshake, then a `pong` for each `ping`, until the crash.
+/// The fake's ports, as one connection sees them: closed after a crash or a ban.
+struct Ports {
+    crashed: Arc<AtomicBool>,
+    banned: Arc<AtomicBool>,
+    rpc: String,
+    p2p: String,
+}
+
+/// One P2P connection: the handshake, then a `pong` for each `ping`, until the crash or the ban.
 fn peer(
     mut stream: TcpStream,
     chain: &Mutex<Chain>,
-    crashed: &AtomicBool,
-    rpc: &str,
-    crash_above: Option<usize>,
+    ports: &Ports,
+    big_filter: Option<(usize, Reaction)>,
 ) {
     handshake_seeing(&mut stream, |version| {
         let agent = bip37_conform::regen::payloads::parse_version(version)
@@ -179,17 +211,21 @@ fn peer(
         chain.lock().unwrap().agents.push(agent);
     });
     while let Some(message) = read(&mut stream) {
-        if crashed.load(Ordering::SeqCst) {
+        if ports.crashed.load(Ordering::SeqCst) {
             return;
         }
-        match message.command.as_str() {
-            "ping" => {
+        match (message.command.as_str(), big_filter) {
+            ("ping", _) => {
                 send(&mut stream, "pong", message.payload);
             }
-            "filterload" if crash_above.is_some_and(|limit| message.payload.len() > limit) => {
-                crashed.store(true, Ordering::SeqCst);
-                // Wake the RPC listener so that it drops its port.
-                let _ = TcpStream::connect(rpc);
+            ("filterload", Some((limit, reaction))) if message.payload.len() > limit => {
+                // Wake the listeners so that they drop their ports.
+                if let Reaction::Crash = reaction {
+                    ports.crashed.store(true, Ordering::SeqCst);
+                    let _ = TcpStream::connect(&ports.rpc);
+                }
+                ports.banned.store(true, Ordering::SeqCst);
+                let _ = TcpStream::connect(&ports.p2p);
                 return;
             }
             _ => {}
@@ -304,7 +340,7 @@ fn a_refused_setup_transaction_fails_its_check_alone_with_the_nodes_reason() {
 #[test]
 fn a_node_that_crashes_fails_the_check_it_was_in_and_names_the_last_message() {
     // The largest filterload Core takes is 36,012 payload bytes (36,000 filter bytes).
-    let fake = fake(None, Some(36_012));
+    let fake = fake(None, Some((36_012, Reaction::Crash)));
     let run = suite(&fake, &["node/filterload/*", "node/filteradd/*"]);
     assert!(fake.crashed.load(Ordering::SeqCst));
     // A crash looks like a disconnect, the answer this check expects: still a crash.
@@ -327,4 +363,25 @@ fn a_node_that_crashes_fails_the_check_it_was_in_and_names_the_last_message() {
         assert_eq!(r.state, State::NotRun, "{later}: {}", r.message);
         assert!(r.message.contains("oversized-36001"), "{}", r.message);
     }
+}
+
+#[test]
+fn a_node_that_stops_taking_connections_fails_each_later_check_and_the_report_is_whole() {
+    let fake = fake(None, Some((36_012, Reaction::Ban)));
+    let run = suite(&fake, &["node/filterload/*", "node/filteradd/*"]);
+    assert!(!fake.crashed.load(Ordering::SeqCst));
+    // The ban came as the disconnect this check expects.
+    assert_eq!(
+        result(&run, "node/filterload/oversized-36001-disconnects").state,
+        State::Pass
+    );
+    for later in [
+        "node/filterload/51-hash-funcs-disconnects",
+        "node/filteradd/520-bytes-kept",
+    ] {
+        let r = result(&run, later);
+        assert_eq!(r.state, State::ProtocolError, "{later}: {}", r.message);
+        assert!(r.message.contains(&fake.p2p), "{}", r.message);
+    }
+    assert_eq!(run.results.len(), 4 + 3, "every selected check reported");
 }

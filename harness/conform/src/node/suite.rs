@@ -210,11 +210,14 @@ fn setup_refused_by_node(e: &RegenError) -> bool {
 }
 
 /// Errors that are the node's answer to a check (no answer in time, a malformed message, a
-/// hang-up where a reply was due), not a failure of the harness or of the setup.
+/// hang-up where a reply was due, a P2P port that no longer takes connections while RPC still
+/// answers, as after a ban), not a failure of the harness or of the setup. The first connection
+/// of a run is made before any check: a node unreachable there is a harness error.
 fn node_broke_down(e: &RegenError) -> bool {
     matches!(
         e,
         RegenError::P2pTimeout { .. }
+            | RegenError::P2pUnreachable { .. }
             | RegenError::P2pStalled { .. }
             | RegenError::P2pProtocol { .. }
             | RegenError::Disconnected { .. }
