@@ -10,7 +10,8 @@
 //!   naming the message sent just before, even where a disconnect is the expected answer;
 //! - a node that stops taking P2P connections while its RPC answers (as one that bans the
 //!   suite's address does) fails each later check with the refused connection named, and the
-//!   run still ends in a full report: the node's conduct, not an error of the harness.
+//!   run still ends in a full report: the node's conduct, not an error of the harness;
+//! - a check expected to crash the node runs after all the others, so that they still run.
 //!
 //! The fake answers RPC as a regtest node does (it keeps the tip of the blocks submitted to it)
 //! and keeps every P2P connection, answering each `ping` with its `pong` and nothing else: it
@@ -234,6 +235,11 @@ fn peer(
 }
 
 fn suite(fake: &Fake, ids: &[&str]) -> Run {
+    suite_ending_with(fake, ids, &[])
+}
+
+/// The suite with the checks of `last` run after the others (as expected crashes are).
+fn suite_ending_with(fake: &Fake, ids: &[&str], last: &[&str]) -> Run {
     let rpc = RpcConfig {
         address: fake.rpc.clone(),
         user: String::new(),
@@ -252,6 +258,7 @@ fn suite(fake: &Fake, ids: &[&str]) -> Run {
             ids: ids.iter().map(|s| s.to_string()).collect(),
             ..Selection::default()
         },
+        last: last.iter().map(|s| s.to_string()).collect(),
     };
     run(&options, &mut std::io::sink()).expect("a full report")
 }
@@ -362,6 +369,26 @@ fn a_node_that_crashes_fails_the_check_it_was_in_and_names_the_last_message() {
         let r = result(&run, later);
         assert_eq!(r.state, State::NotRun, "{later}: {}", r.message);
         assert!(r.message.contains("oversized-36001"), "{}", r.message);
+    }
+}
+
+#[test]
+fn an_expected_crash_runs_last_so_every_other_check_still_runs() {
+    let fake = fake(None, Some((36_012, Reaction::Crash)));
+    let crashing = "node/filterload/oversized-36001-disconnects";
+    let run = suite_ending_with(
+        &fake,
+        &["node/filterload/*", "node/filteradd/*"],
+        &[crashing],
+    );
+    assert!(fake.crashed.load(Ordering::SeqCst));
+    let last = run.results.last().expect("results");
+    assert_eq!(last.test.case.id, crashing);
+    assert_eq!(last.state, State::Crash, "{}", last.message);
+    assert_eq!(run.results.len(), 4 + 3, "every selected check reported");
+    for r in &run.results[..run.results.len() - 1] {
+        assert_ne!(r.state, State::NotRun, "{}: {}", r.test.case.id, r.message);
+        assert_ne!(r.state, State::Crash, "{}: {}", r.test.case.id, r.message);
     }
 }
 

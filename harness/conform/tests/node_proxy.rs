@@ -196,6 +196,7 @@ fn suite(p2p: Option<String>, node: &Node, ids: &[&str]) -> Run {
             ids: ids.iter().map(|id| id.to_string()).collect(),
             ..Selection::default()
         },
+        last: Default::default(),
     };
     let run = run(&options, &mut std::io::stderr()).unwrap();
     let ran: Vec<&str> = run

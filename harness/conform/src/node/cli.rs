@@ -7,6 +7,7 @@ use crate::delivery::{deliver, exit_code, load_expectations, lock_expectations, 
 use crate::options::{parse_duration, SelectArgs};
 use crate::regen::cli::NodeAddressArgs;
 use crate::{exit, plan};
+use bip37_harness::runner::State;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -83,6 +84,12 @@ pub fn main(args: &NodeArgs) -> u8 {
         announce_timeout: args.announce_timeout,
         settle: args.settle,
         selection,
+        last: expectations
+            .failures
+            .iter()
+            .filter(|(_, expected)| expected.state == State::Crash)
+            .map(|(id, _)| id.clone())
+            .collect(),
     };
     let mut run = match suite::run(&options, &mut std::io::stderr()) {
         Ok(run) => run,

@@ -19,6 +19,7 @@ use crate::regen::same_node;
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::{Run, Selection};
 use bip37_harness::vectors::LoadedTest;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -41,6 +42,10 @@ pub struct Options {
     /// The time given to a checked peer after the control was told.
     pub settle: Duration,
     pub selection: Selection,
+    /// Checks to run after all the others, in their order: those the node's expectations file
+    /// expects to crash it. A crash ends a run (nothing after it can be asked of a dead node),
+    /// so an expected one, run last, costs no other check.
+    pub last: BTreeSet<String>,
 }
 
 /// The checks of the data file, as tests of the runner (for selection and listing).
@@ -59,12 +64,14 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Run, RegenError> {
         detail,
     })?;
     let all = plan(&file);
-    let selected: Vec<&Check> = options
+    let mut selected: Vec<&Check> = options
         .selection
         .apply(&all)
         .into_iter()
         .filter_map(|t| file.checks.iter().find(|c| c.id == t.case.id))
         .collect();
+    // A stable sort: the expected crashes move to the end, everything keeps its order.
+    selected.sort_by_key(|c| options.last.contains(&c.id));
     let mut rpc = RpcClient::new(options.rpc.clone());
     let test_chain = TestChain::of(&mut rpc)?;
     let subversion = network_info(&mut rpc)?.subversion;
