@@ -13,6 +13,8 @@ use std::time::Duration;
 pub enum RegenError {
     /// A `host:port` that does not resolve.
     BadAddress(String),
+    /// A host name the system resolver did not resolve in time.
+    ResolveTimeout { address: String, timeout: Duration },
     /// Nothing accepts connections at the RPC address.
     RpcUnreachable { address: String, detail: String },
     /// The RPC server did not answer in time.
@@ -90,6 +92,12 @@ impl fmt::Display for RegenError {
             RegenError::BadAddress(address) => write!(
                 f,
                 "`{address}` is not a host:port address; pass e.g. 127.0.0.1:18443"
+            ),
+            RegenError::ResolveTimeout { address, timeout } => write!(
+                f,
+                "the host name of `{address}` did not resolve within {} s (the system's DNS \
+                 resolver did not answer); pass an IP address, e.g. 127.0.0.1:18443",
+                timeout.as_secs()
             ),
             RegenError::RpcUnreachable { address, detail } => write!(
                 f,

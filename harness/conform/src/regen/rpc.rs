@@ -142,12 +142,43 @@ impl RpcClient {
     }
 }
 
+/// How long a host name may take to resolve: the system resolver has no deadline of its own,
+/// and a DNS server that never answers would hold a run forever.
+const RESOLVE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The socket address of `host:port`: an IP address at once, a name through the system
+/// resolver within [`RESOLVE_TIMEOUT`].
 pub(super) fn resolve(address: &str) -> Result<SocketAddr, RegenError> {
-    address
-        .to_socket_addrs()
-        .ok()
-        .and_then(|mut a| a.next())
-        .ok_or_else(|| RegenError::BadAddress(address.to_string()))
+    resolve_with(address, RESOLVE_TIMEOUT, |name| {
+        name.to_socket_addrs().ok().and_then(|mut a| a.next())
+    })
+}
+
+/// [`resolve`] with the resolver and its deadline given. A resolver still running at the
+/// deadline is left to finish on its own thread; its answer is dropped.
+fn resolve_with(
+    address: &str,
+    timeout: Duration,
+    resolver: impl FnOnce(&str) -> Option<SocketAddr> + Send + 'static,
+) -> Result<SocketAddr, RegenError> {
+    if let Ok(literal) = address.parse::<SocketAddr>() {
+        return Ok(literal);
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let name = address.to_string();
+    std::thread::spawn(move || {
+        let _ = sender.send(resolver(&name));
+    });
+    match receiver.recv_timeout(timeout) {
+        Ok(Some(resolved)) => Ok(resolved),
+        Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err(RegenError::BadAddress(address.to_string()))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(RegenError::ResolveTimeout {
+            address: address.to_string(),
+            timeout,
+        }),
+    }
 }
 
 /// Why a response could not be read.
@@ -340,6 +371,30 @@ pub fn interpret(address: &str, method: &str, response: HttpResponse) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_that_does_not_resolve_in_time_is_named_not_waited_for() {
+        let started = std::time::Instant::now();
+        let err = resolve_with("node.invalid:18443", Duration::from_millis(100), |_| {
+            std::thread::sleep(Duration::from_secs(5));
+            None
+        })
+        .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(matches!(err, RegenError::ResolveTimeout { .. }), "{err}");
+        assert!(err.to_string().contains("node.invalid:18443"), "{err}");
+    }
+
+    #[test]
+    fn an_ip_address_needs_no_resolver_and_a_name_without_answer_is_a_bad_address() {
+        let never = |_: &str| -> Option<SocketAddr> { panic!("an IP address was resolved") };
+        assert_eq!(
+            resolve_with("127.0.0.1:18443", Duration::ZERO, never).unwrap(),
+            "127.0.0.1:18443".parse::<SocketAddr>().unwrap()
+        );
+        let err = resolve_with("no-such-host:1", Duration::from_secs(1), |_| None).unwrap_err();
+        assert!(matches!(err, RegenError::BadAddress(_)), "{err}");
+    }
 
     fn read(bytes: &[u8]) -> Result<HttpResponse, ReadError> {
         read_response(&mut &bytes[..])
