@@ -263,6 +263,19 @@ fn suite_ending_with(fake: &Fake, ids: &[&str], last: &[&str]) -> Run {
     run(&options, &mut std::io::sink()).expect("a full report")
 }
 
+/// Checks run after the oversized `filterload` of `node/filterload/*` and `node/filteradd/*`
+/// end in `state`, saying `says`.
+fn assert_later_checks(run: &Run, state: State, says: &str) {
+    for later in [
+        "node/filterload/51-hash-funcs-disconnects",
+        "node/filteradd/520-bytes-kept",
+    ] {
+        let r = result(run, later);
+        assert_eq!(r.state, state, "{later}: {}", r.message);
+        assert!(r.message.contains(says), "{}", r.message);
+    }
+}
+
 fn result<'a>(run: &'a Run, id: &str) -> &'a bip37_harness::runner::TestResult {
     run.results
         .iter()
@@ -362,14 +375,7 @@ fn a_node_that_crashes_fails_the_check_it_was_in_and_names_the_last_message() {
         result(&run, "node/filterload/max-36000-bytes-50-funcs-kept").state,
         State::Pass
     );
-    for later in [
-        "node/filterload/51-hash-funcs-disconnects",
-        "node/filteradd/520-bytes-kept",
-    ] {
-        let r = result(&run, later);
-        assert_eq!(r.state, State::NotRun, "{later}: {}", r.message);
-        assert!(r.message.contains("oversized-36001"), "{}", r.message);
-    }
+    assert_later_checks(&run, State::NotRun, "oversized-36001");
 }
 
 #[test]
@@ -402,13 +408,6 @@ fn a_node_that_stops_taking_connections_fails_each_later_check_and_the_report_is
         result(&run, "node/filterload/oversized-36001-disconnects").state,
         State::Pass
     );
-    for later in [
-        "node/filterload/51-hash-funcs-disconnects",
-        "node/filteradd/520-bytes-kept",
-    ] {
-        let r = result(&run, later);
-        assert_eq!(r.state, State::ProtocolError, "{later}: {}", r.message);
-        assert!(r.message.contains(&fake.p2p), "{}", r.message);
-    }
+    assert_later_checks(&run, State::ProtocolError, &fake.p2p);
     assert_eq!(run.results.len(), 4 + 3, "every selected check reported");
 }
