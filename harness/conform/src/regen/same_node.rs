@@ -5,9 +5,15 @@
 //! and the run records nonsense (109 of 117 probes "disagreeing" was seen). Heights and tips
 //! cannot tell two nodes apart (two fresh regtest nodes both hold only the genesis block, and
 //! two linked nodes share their chain). So each run sends a user agent carrying a random
-//! token (a BIP 14 comment, `/bip37-conform:0.1.0(run-<16 hex digits>)/`) on its P2P
+//! token (a BIP 14 comment, `/bip37-conform:0.1.0(run-<20 decimal digits>)/`) on its P2P
 //! connections, and the RPC node's `getpeerinfo` must list a peer with that token: only the
 //! node the P2P connection reached has seen it.
+//!
+//! The token is decimal, not hex: the Bitcoin SV node closes, before its `version`, every
+//! connection whose user agent contains `abc`, `bch` or `cash` (its default `-banclientua`
+//! list, case-insensitive), and a 16-digit hex token spells `abc` about once in 300 runs. Such
+//! a run then failed at its first connection (`regen` and `node` with exit 2, CI's live-node
+//! stage): the same run, shown a different token, passed.
 
 use super::error::RegenError;
 use super::payloads::NodeVersion;
@@ -26,7 +32,7 @@ pub fn run_token() -> String {
         .map_or(0, |d| d.as_nanos());
     hasher.write_u128(nanos);
     hasher.write_u32(std::process::id());
-    format!("{:016x}", hasher.finish())
+    format!("{:020}", hasher.finish())
 }
 
 /// The user agent of a run's P2P connections: the tool's, with `token` as its comment.
@@ -74,6 +80,17 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_token_spells_a_word_a_node_bans_in_user_agents() {
+        // Bitcoin SV's default -banclientua: a user agent containing one is disconnected.
+        for _ in 0..20_000 {
+            let agent = user_agent(&run_token()).to_ascii_lowercase();
+            for banned in ["abc", "bch", "cash"] {
+                assert!(!agent.contains(banned), "{agent} contains {banned}");
+            }
+        }
+    }
 
     #[test]
     fn tokens_differ_and_keep_to_characters_nodes_do_not_rewrite() {
