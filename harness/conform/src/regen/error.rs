@@ -172,7 +172,8 @@ impl fmt::Display for RegenError {
                 "the node at {address} closed the connection before sending its version: either \
                  the network magic {} is wrong (pass --magic: Bitcoin Core regtest fabfb5da, \
                  Bitcoin SV regtest dab5bffa; then run `bitcoin-cli -regtest clearbanned`, as the \
-                 Bitcoin SV node bans 127.0.0.1 for it), or --p2p is not the node's P2P port",
+                 Bitcoin SV node bans 127.0.0.1 for it), or --p2p is not the node's P2P port, \
+                 or the node refuses this tool's user agent (a -banclientua word in it)",
                 encode(magic)
             ),
             RegenError::Disconnected { during } => write!(
