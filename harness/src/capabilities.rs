@@ -16,10 +16,18 @@
 //!   `p2pubkeyOnly`), judged on `matchTx` and `merkleBlock` by `flags & 3` as Core masks them
 //!   (3 updates nothing, as `none`).
 //!
+//! A `sequence` (a node's session) is judged step by step as a node reads it: each `filterload`
+//! a node takes (it decodes, its bytes after the fields unread, and is within Core's limits)
+//! sets up a `loaded` filter of its size, and each `matchTx` or `merkleBlock` step tested
+//! against it matches in its update mode. A `filterload` a node ignores or penalizes sets up
+//! nothing, so it is never excluded: the answer Core gives it needs no filter of the
+//! implementation's.
+//!
 //! An absent entry excludes nothing. Operations an implementation cannot do at all are left
 //! out of `operations` instead.
 
-use crate::ops::{FilterInit, Request};
+use crate::ops::{FilterInit, Request, Step};
+use bip37_reference::FilterLoad;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -89,6 +97,7 @@ impl Capabilities {
             Request::BuildFilter(i) => (&i.filter, false),
             Request::MatchTx(i) => (&i.filter, true),
             Request::MerkleBlock(i) => (&i.filter, true),
+            Request::Sequence(session) => return self.excludes_session(&session.steps),
             _ => return None,
         };
         let (kind, flags) = match filter {
@@ -96,6 +105,44 @@ impl Capabilities {
             FilterInit::Explicit { flags, .. } => (FilterKind::Explicit, *flags),
             FilterInit::Loaded { flags, .. } => (FilterKind::Loaded, *flags),
         };
+        self.excludes_setup(kind, filter_bytes(filter))
+            .or_else(|| matches.then(|| self.excludes_mode(flags)).flatten())
+    }
+
+    /// Why a session is outside: the first step that sets up a filter these capabilities
+    /// exclude, or matches in an excluded update mode (see the module documentation).
+    fn excludes_session(&self, steps: &[Step]) -> Option<String> {
+        // The nFlags of the filter loaded before the step, if any.
+        let mut loaded: Option<u8> = None;
+        for (i, step) in steps.iter().enumerate() {
+            let why = match step {
+                Step::Filterload { payload } => {
+                    match crate::reference_impl::decode_as_node(payload, FilterLoad::decode) {
+                        Some(load) if load.check_limits().is_ok() => {
+                            loaded = Some(load.flags);
+                            self.excludes_setup(FilterKind::Loaded, Some(load.data.len() as u64))
+                        }
+                        _ => None,
+                    }
+                }
+                Step::Filterclear {} => {
+                    loaded = None;
+                    None
+                }
+                Step::MatchTx { .. } | Step::MerkleBlock { .. } => {
+                    loaded.and_then(|flags| self.excludes_mode(flags))
+                }
+                Step::Filteradd { .. } => None,
+            };
+            if let Some(why) = why {
+                return Some(format!("step {} ({}): {why}", i + 1, step_name(step)));
+            }
+        }
+        None
+    }
+
+    /// Why setting up a filter of `kind` and `bytes` is outside these capabilities.
+    fn excludes_setup(&self, kind: FilterKind, bytes: Option<u64>) -> Option<String> {
         if let Some(kinds) = self.filter_kinds.as_ref().filter(|k| !k.contains(&kind)) {
             return Some(format!(
                 "its filter is {}, and the hello's filterKinds are {}",
@@ -103,22 +150,36 @@ impl Capabilities {
                 list(kinds)
             ));
         }
-        if let (Some(max), Some(bytes)) = (self.max_filter_bytes, filter_bytes(filter)) {
-            if u64::from(max) < bytes {
-                return Some(format!(
-                    "its filter has {bytes} bytes, over the hello's maxFilterBytes {max}"
-                ));
-            }
+        match (self.max_filter_bytes, bytes) {
+            (Some(max), Some(bytes)) if u64::from(max) < bytes => Some(format!(
+                "its filter has {bytes} bytes, over the hello's maxFilterBytes {max}"
+            )),
+            _ => None,
         }
+    }
+
+    /// Why matching against a filter of nFlags `flags` is outside these capabilities.
+    fn excludes_mode(&self, flags: u8) -> Option<String> {
         let mode = UpdateMode::of_flags(flags);
         match &self.update_modes {
-            Some(modes) if matches && !modes.contains(&mode) => Some(format!(
+            Some(modes) if !modes.contains(&mode) => Some(format!(
                 "its filter's update mode is {} (flags {flags}), and the hello's updateModes are {}",
                 spelled(&mode),
                 list(modes)
             )),
             _ => None,
         }
+    }
+}
+
+/// A step's wire name (`filterload`, `matchTx`, ...), for messages.
+fn step_name(step: &Step) -> &'static str {
+    match step {
+        Step::Filterload { .. } => "filterload",
+        Step::Filteradd { .. } => "filteradd",
+        Step::Filterclear {} => "filterclear",
+        Step::MatchTx { .. } => "matchTx",
+        Step::MerkleBlock { .. } => "merkleBlock",
     }
 }
 
@@ -168,7 +229,7 @@ impl fmt::Display for Capabilities {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::{BuildFilterInput, FpRate, MatchTxInput, Murmur3Input};
+    use crate::ops::{BuildFilterInput, FpRate, MatchTxInput, Murmur3Input, SequenceInput};
 
     fn build(filter: FilterInit) -> Request {
         Request::BuildFilter(BuildFilterInput {
@@ -240,5 +301,88 @@ mod tests {
         let none: Capabilities = serde_json::from_str("{}").unwrap();
         assert!(none.is_everything());
         assert_eq!(none.to_string(), "everything");
+    }
+
+    fn filterload(data_bytes: usize, flags: u8) -> Step {
+        let load = FilterLoad {
+            data: vec![0; data_bytes],
+            hash_funcs: 1,
+            tweak: 0,
+            flags,
+        };
+        Step::Filterload {
+            payload: load.encode().into(),
+        }
+    }
+
+    fn session(steps: Vec<Step>) -> Request {
+        Request::Sequence(SequenceInput { steps })
+    }
+
+    fn caps(json: &str) -> Capabilities {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_session_is_judged_by_the_filters_a_node_would_load_and_match_with() {
+        let tx = || Step::MatchTx { tx: vec![0].into() };
+        let loads_then_matches = session(vec![filterload(2, 1), tx()]);
+        let why = caps(r#"{"updateModes": ["none"]}"#)
+            .excludes(&loads_then_matches)
+            .unwrap();
+        assert!(
+            why.starts_with("step 2 (matchTx)") && why.contains("all"),
+            "{why}"
+        );
+        let why = caps(r#"{"filterKinds": ["sized", "explicit"]}"#)
+            .excludes(&loads_then_matches)
+            .unwrap();
+        assert!(
+            why.starts_with("step 1 (filterload)") && why.contains("loaded"),
+            "{why}"
+        );
+        let why = caps(r#"{"maxFilterBytes": 1}"#)
+            .excludes(&loads_then_matches)
+            .unwrap();
+        assert!(why.contains("2 bytes"), "{why}");
+        assert_eq!(
+            caps(r#"{"updateModes": ["all"], "filterKinds": ["loaded"], "maxFilterBytes": 2}"#)
+                .excludes(&loads_then_matches),
+            None
+        );
+        // After filterclear nothing is loaded: the match needs no filter of the implementation.
+        let cleared = session(vec![filterload(2, 1), Step::Filterclear {}, tx()]);
+        assert_eq!(
+            caps(r#"{"updateModes": ["none"]}"#).excludes(&cleared),
+            None
+        );
+    }
+
+    #[test]
+    fn a_filterload_a_node_refuses_sets_up_nothing_and_is_never_excluded() {
+        let oversized = session(vec![filterload(36_001, 0)]);
+        assert_eq!(caps(r#"{"maxFilterBytes": 10}"#).excludes(&oversized), None);
+        let undecodable = session(vec![Step::Filterload {
+            payload: vec![0xfd].into(),
+        }]);
+        assert_eq!(
+            caps(r#"{"filterKinds": ["sized"]}"#).excludes(&undecodable),
+            None
+        );
+        // Bytes after the fields are unread by a node: that filter is loaded, and judged.
+        let mut trailing = FilterLoad {
+            data: vec![0; 4],
+            hash_funcs: 1,
+            tweak: 0,
+            flags: 0,
+        }
+        .encode();
+        trailing.push(0);
+        let why = caps(r#"{"maxFilterBytes": 3}"#)
+            .excludes(&session(vec![Step::Filterload {
+                payload: trailing.into(),
+            }]))
+            .unwrap();
+        assert!(why.contains("4 bytes"), "{why}");
     }
 }

@@ -94,7 +94,10 @@ fn merkle_block_output(
 }
 
 /// A payload decoded the way a node reads it: the fields it needs, any bytes after them unread.
-fn decode_as_node<T>(payload: &[u8], decode: fn(&[u8]) -> Result<T, DecodeError>) -> Option<T> {
+pub(crate) fn decode_as_node<T>(
+    payload: &[u8],
+    decode: fn(&[u8]) -> Result<T, DecodeError>,
+) -> Option<T> {
     match decode(payload) {
         Ok(message) => Some(message),
         Err(DecodeError::TrailingBytes(extra)) => decode(&payload[..payload.len() - extra]).ok(),
