@@ -12,10 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn tempdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-files-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::tempdir(&format!("hardening-files-{name}"))
 }
 
 /// Every entry of `dir` with its bytes (a FIFO or link by its kind): to show nothing changed.
@@ -190,9 +187,7 @@ fn inputs_that_are_not_regular_files_are_refused_at_once() {
     let dir = tempdir("not-regular");
     let vectors = dir.join("vectors");
     std::fs::create_dir_all(&vectors).unwrap();
-    let fifo = std::ffi::CString::new(vectors.join("fifo_test.json").to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    common::mkfifo(&vectors.join("fifo_test.json"));
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.toml")).unwrap();
     let started = Instant::now();
     let out = conform(&[
@@ -259,9 +254,7 @@ fn a_file_size_limit_leaves_no_temporary_file() {
 fn a_report_into_a_fifo_reaches_its_reader() {
     let dir = tempdir("fifo-output");
     let fifo = dir.join("report.fifo");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    common::mkfifo(&fifo);
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())

@@ -11,10 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn tempdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-loader-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::tempdir(&format!("hardening-loader-{name}"))
 }
 
 /// A vector directory whose one file expects a wrong murmur3 hash of one byte.
@@ -73,9 +70,7 @@ fn an_imported_file_that_is_not_a_regular_file_is_refused_at_once() {
     let dir = tempdir("import-into");
     let fifo = dir.join("fifo/imported/fuzz_test.json");
     std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    common::mkfifo(&fifo);
     let zero = dir.join("zero/imported/fuzz_test.json");
     std::fs::create_dir_all(zero.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();

@@ -8,10 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn tempdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-memory-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::tempdir(&format!("hardening-memory-{name}"))
 }
 
 /// Runs `bip37-conform ARGS`; its exit code and peak resident set in bytes.

@@ -9,10 +9,7 @@ use common::{code, conform, text};
 use std::path::{Path, PathBuf};
 
 fn tempdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-text-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::tempdir(&format!("hardening-text-{name}"))
 }
 
 /// The fixture vectors with a bidirectional override in the comment of a murmur3 test.

@@ -125,3 +125,15 @@ pub fn assert_success(what: &str, output: &Output) {
         text(&output.stderr)
     );
 }
+
+/// Makes a FIFO at `path` (mkfifo(3), mode 0600).
+pub fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
+        0,
+        "mkfifo {}",
+        path.display()
+    );
+}
