@@ -183,15 +183,7 @@ pub fn judge_family(
 
 /// A check that does not apply to this node: reported not claimed (not run), never passed.
 pub fn not_run(check: &Check, why: String) -> TestResult {
-    TestResult {
-        test: as_test(check, Vec::new(), None),
-        state: State::NotClaimed,
-        answer: Answer::Unsupported,
-        message: why,
-        difference: None,
-        diagnosis: None,
-        duration: Duration::ZERO,
-    }
+    bip37_harness::runner::verdict::not_claimed(&as_test(check, Vec::new(), None), why)
 }
 
 /// A check the node broke down on (no answer in time, a malformed message).
