@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the composite GitHub Action (action.yml) as GitHub would, and checks what it leaves.
 
-Usage: scripts/action-test.py [--install]
+Usage: scripts/action-test.py [--install]   (needs PyYAML: .ci/requirements.txt; .ci/run uses a venv)
 
 Each step of action.yml runs in order with the variables a runner sets (GITHUB_ACTION_PATH,
 GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_PATH, RUNNER_TEMP, RUNNER_OS), its `env:` evaluated
