@@ -216,6 +216,15 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
     for difference in &outcome.differences {
         bip37_harness::say_out!("{difference}");
     }
+    // A behaviour nodes may legitimately differ on, other than the recorded node's: one line
+    // per probe starting with its id (a script compares the list with a node's known ones).
+    let recorded = outcome.recorded_node.as_deref().unwrap_or("?");
+    for difference in &outcome.behaviour_differences {
+        bip37_harness::say_out!(
+            "NODE BEHAVIOUR OTHER THAN THE RECORD'S ({recorded}) {}: not counted\n{difference}",
+            difference.id()
+        );
+    }
     match outcome.record_file {
         RecordFile::Refused { disagreements } => bip37_harness::say_out!(
             "{} NOT written: the node disagreed with the reference {disagreements} times \
@@ -239,9 +248,11 @@ fn run(args: &RegenArgs) -> Result<bool, RegenError> {
         outcome.findings.disagreements.len(),
         if options.check {
             format!(
-                ", {} differences from {}",
+                ", {} differences from {} ({} node behaviours other than its node's, not \
+                 counted)",
                 outcome.differences.len(),
-                options.record.display()
+                options.record.display(),
+                outcome.behaviour_differences.len()
             )
         } else {
             String::new()

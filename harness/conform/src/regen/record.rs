@@ -95,6 +95,15 @@ pub enum Difference {
     },
 }
 
+impl Difference {
+    /// The probe's id.
+    pub fn id(&self) -> &str {
+        match self {
+            Difference::Missing(id) | Difference::New(id) | Difference::Changed { id, .. } => id,
+        }
+    }
+}
+
 impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -177,6 +186,8 @@ mod tests {
         assert_eq!(diff[0], Difference::Missing("a".into()));
         assert!(matches!(&diff[1], Difference::Changed { id, .. } if id == "b"));
         assert_eq!(diff[2], Difference::New("c".into()));
+        let ids: Vec<&str> = diff.iter().map(Difference::id).collect();
+        assert_eq!(ids, ["a", "b", "c"]);
         assert!(diff[1].to_string().contains("false"));
     }
 }

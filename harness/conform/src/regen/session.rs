@@ -60,6 +60,11 @@ pub struct Outcome {
     pub record: Record,
     /// `--check` only: differences from the committed record.
     pub differences: Vec<Difference>,
+    /// `--check` only: where this node's behaviours differ from those of the node the
+    /// committed record was made with (printed, never counted: nodes may differ there).
+    pub behaviour_differences: Vec<Difference>,
+    /// `--check` only: the user agent of the node the committed record was made with.
+    pub recorded_node: Option<String>,
     pub findings: Findings,
     /// Whether the record file was compared, written or left alone.
     pub record_file: RecordFile,
@@ -210,6 +215,13 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
         probes,
         node_behaviours,
     };
+    let behaviour_differences = committed
+        .as_ref()
+        .map(|old| compare(&old.node_behaviours, &record.node_behaviours))
+        .unwrap_or_default();
+    let recorded_node = committed
+        .as_ref()
+        .map(|old| old.provenance.user_agent.clone());
     let (differences, record_file) = match &committed {
         Some(old) => (compare(&old.probes, &record.probes), RecordFile::Compared),
         None => {
@@ -223,6 +235,8 @@ pub fn run(options: &Options, log: &mut dyn Write) -> Result<Outcome, RegenError
     Ok(Outcome {
         record,
         differences,
+        behaviour_differences,
+        recorded_node,
         findings,
         record_file,
     })
