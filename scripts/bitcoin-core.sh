@@ -99,7 +99,8 @@ build() {
         started=$SECONDS
         code=0
         # GNU timeout signals its whole process group (cmake, make and the compilers), then
-        # kills it 30 s later.
+        # kills it 30 s later. That group is its own, which a Ctrl-C or a TERM to this script
+        # does not reach, so both are passed on to it (an interrupted build resumes next time).
         timeout -k 30 "$BUILD_TIMEOUT" bash -euo pipefail -c '
             source=$1 src=$2 build=$3 jobs=$4
             shift 4
@@ -111,7 +112,11 @@ build() {
             fi
             cmake -S "$src" -B "$build" "$@"
             cmake --build "$build" -j"$jobs" --target bitcoind bitcoin-cli
-        ' _ "$source" "$CORE_SRC" "$CORE_BUILD" "$JOBS" "${CMAKE_FLAGS[@]}" >"$dir/build.log" 2>&1 || code=$?
+        ' _ "$source" "$CORE_SRC" "$CORE_BUILD" "$JOBS" "${CMAKE_FLAGS[@]}" >"$dir/build.log" 2>&1 &
+        builder=$!
+        trap 'kill -TERM "$builder" 2>/dev/null; wait "$builder" || true; echo "bitcoin-core: build interrupted (log: $dir/build.log)" >&2; exit 130' INT TERM
+        wait "$builder" || code=$?
+        trap - INT TERM
         if [ "$code" -ne 0 ] || [ ! -x "$BITCOIND" ] || [ ! -x "$BITCOIN_CLI" ]; then
             if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then
                 echo "bitcoin-core: the build ran past its bound of ${BUILD_TIMEOUT} s (BITCOIN_CORE_BUILD_TIMEOUT) and was ended" >&2
