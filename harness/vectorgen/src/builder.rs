@@ -1,7 +1,8 @@
 //! The small API every vector module writes its file with. Authors state what a test asks and,
 //! for tests taken from Core or the literature, the answer the source prints; the builder does
 //! the mechanical rest: ids, shared group inputs, `numberOfTests`, the `notes` of the flags in
-//! use, and the expected output of generated tests (from `bip37-reference`).
+//! use, and the expected output of generated tests (from `bip37-reference`, or from the
+//! implementation `--oracle` names: [`crate::oracle`]).
 //!
 //! A test's mistake flags are not typed by hand either: the author hands over the answers of
 //! the suite's mutants ([`every_mutant`]), and the builder flags exactly the mistakes whose
@@ -9,12 +10,13 @@
 //! it was written to separate (its targets); finishing fails if it does not separate them.
 
 use super::GenError;
+pub use crate::oracle::oracle_outcome;
+use crate::oracle::{oracle_answer, outcome};
 use bip37_harness::flags;
 use bip37_harness::hex::Hex;
-use bip37_harness::implementation::{Answer, Implementation};
+use bip37_harness::implementation::Implementation;
 use bip37_harness::mutants::{Bug, Mutant};
 use bip37_harness::ops::{OpName, Output, Request};
-use bip37_harness::reference_impl::Reference;
 use bip37_harness::vectors::lint::SCHEMA_FILE;
 use bip37_harness::vectors::model::{
     Expectation, Phase, Source, TestCase, TestGroup, VectorFile, FORMAT_VERSION, SUITE,
@@ -39,19 +41,6 @@ pub enum Outcome {
     Fault,
 }
 
-fn outcome(answer: Answer<Output>) -> Outcome {
-    match answer {
-        Answer::Ok(output) => Outcome::Ok(output),
-        Answer::Rejected(_) => Outcome::Rejected,
-        Answer::Unsupported | Answer::Fault(_) => Outcome::Fault,
-    }
-}
-
-/// The answer of `bip37-reference` to a request.
-pub fn reference_outcome(request: &Request) -> Outcome {
-    outcome(Reference.execute(request))
-}
-
 /// The answers of the mutants making `bugs` to a request, each named by its flag: the
 /// mistaken implementations a test is to tell apart from Core are the suite's own mutants.
 pub fn mutant_answers(bugs: &[Bug], request: &Request) -> Vec<(&'static str, Outcome)> {
@@ -65,6 +54,22 @@ pub fn mutant_answers(bugs: &[Bug], request: &Request) -> Vec<(&'static str, Out
 /// own, so a flag and its mutant can never disagree).
 pub fn every_mutant(request: &Request) -> Vec<(&'static str, Outcome)> {
     mutant_answers(Bug::ALL, request)
+}
+
+/// With an oracle (`oracle::with_oracle`): the error when the test, whose expected value a
+/// source states, would refuse the oracle's own answer.
+fn oracle_disagrees(
+    case: &Case,
+    result: Expectation,
+    expected: Option<&Output>,
+) -> Option<GenError> {
+    let answer = oracle_answer(&case.request)?;
+    refuses(result, expected, &answer).then(|| {
+        GenError(format!(
+            "{}: the oracle answers {answer:?}, which the test's stated {:?} result refuses",
+            case.slug, result
+        ))
+    })
 }
 
 /// True when a test with this result and expected output refuses the `mistaken` outcome.
@@ -199,21 +204,25 @@ impl GroupBuilder {
     /// book): the expected output is `expected`, never the reference's answer, so the lint's
     /// re-derivation checks the reference against the source.
     pub fn sourced(&mut self, case: Case, result: Expectation, expected: Option<Output>) {
-        let test = self.finish_case(case, result, expected);
+        let test = match oracle_disagrees(&case, result, expected.as_ref()) {
+            Some(e) => Err(e),
+            None => self.finish_case(case, result, expected),
+        };
         self.tests.push(test);
     }
 
-    /// A generated test: the expected output is the reference's answer, which must agree with
-    /// `result` (a valid test needs an answer, an invalid one a rejection).
+    /// A generated test: the expected output is the oracle's answer (`bip37-reference`'s unless
+    /// `--oracle` names another), which must agree with `result` (a valid test needs an
+    /// answer, an invalid one a rejection).
     pub fn generated(&mut self, case: Case, result: Expectation) {
-        let outcome = reference_outcome(&case.request);
+        let outcome = oracle_outcome(&case.request);
         let expected = match (result, outcome) {
             (Expectation::Invalid, Outcome::Rejected) => Ok(None),
             (Expectation::Valid | Expectation::Acceptable, Outcome::Ok(out)) => Ok(Some(out)),
             (Expectation::Acceptable, Outcome::Rejected) => Err(
                 "an acceptable generated test needs the reference to answer (its expected output)",
             ),
-            _ => Err("the reference's answer contradicts the stated result"),
+            _ => Err("the answer (the reference's, or the oracle's) contradicts the stated result"),
         };
         let test = match expected {
             Ok(expected) => self.finish_case(case, result, expected),
@@ -225,7 +234,11 @@ impl GroupBuilder {
     /// A generated acceptable test whose expected output is stated (e.g. the decoded prefix of a
     /// payload with trailing bytes, which the strict reference rejects).
     pub fn acceptable(&mut self, case: Case, expected: Output) {
-        let test = self.finish_case(case, Expectation::Acceptable, Some(expected));
+        let result = Expectation::Acceptable;
+        let test = match oracle_disagrees(&case, result, Some(&expected)) {
+            Some(e) => Err(e),
+            None => self.finish_case(case, result, Some(expected)),
+        };
         self.tests.push(test);
     }
 

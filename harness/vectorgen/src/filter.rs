@@ -6,7 +6,7 @@
 //! are the suite's mutants', and the builder flags every mutant a test refuses.
 
 use super::builder::{
-    core_source, every_mutant, generated_source, hex, reference_outcome, Case, FileBuilder,
+    core_source, every_mutant, generated_source, hex, oracle_outcome, Case, FileBuilder,
     GroupBuilder,
 };
 use super::core_facts::{filter_case, line, ContainsElement};
@@ -321,7 +321,7 @@ fn indexes_search(
         let request = Request::BitIndexes(input.clone());
         let separates = every_mutant(&request)
             .iter()
-            .any(|(flag, answer)| *flag == target && *answer != reference_outcome(&request));
+            .any(|(flag, answer)| *flag == target && *answer != oracle_outcome(&request));
         if separates {
             return Ok(indexes_case(slug, input, comment)?.targets(&[target]));
         }

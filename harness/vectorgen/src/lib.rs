@@ -19,6 +19,7 @@ mod filter;
 mod matching;
 mod merkle;
 mod murmur3;
+pub mod oracle;
 mod schema;
 mod sequence;
 mod sizing;

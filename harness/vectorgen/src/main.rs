@@ -1,19 +1,75 @@
-//! `bip37-vectorgen [--check] [DIR]`: writes the vector files and their JSON Schema into DIR
-//! (default `vectors/`),
-//! or with `--check` exits non-zero when a committed file differs from what it would write.
+//! `bip37-vectorgen [--check] [--oracle PROGRAM] [DIR]`: writes the vector files and their
+//! JSON Schema into DIR (default `vectors/`), or with `--check` exits non-zero when a committed
+//! file differs from what it would write. `--oracle PROGRAM` takes every expected value from
+//! that implementation (run without arguments, protocol v1; in practice Bitcoin Core's own
+//! code, `adapters/bitcoin-core/target/debug/bip37-bitcoin-core`) instead of the reference,
+//! and checks every value a source states against it (`bip37_vectorgen::oracle`).
 
-use bip37_vectorgen::{check_dir, generate, write_dir};
+use bip37_harness::implementation::Implementation;
+use bip37_harness::subprocess::{ClientConfig, Subprocess};
+use bip37_vectorgen::oracle::{with_oracle, OracleReport};
+use bip37_vectorgen::{check_dir, generate, write_dir, GenError, GeneratedFile};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: bip37-vectorgen [--check] [DIR]";
+const USAGE: &str = "usage: bip37-vectorgen [--check] [--oracle PROGRAM] [DIR]";
+
+/// The files, generated with the reference or with the oracle `program`; an oracle's faults
+/// are an error, and what it answered is said.
+fn generate_with(oracle: Option<&str>) -> Result<Vec<GeneratedFile>, GenError> {
+    let Some(program) = oracle else {
+        return generate();
+    };
+    let client = Subprocess::start(ClientConfig::new(vec![program.to_string()]))
+        .map_err(|e| GenError(format!("--oracle {program}: {e}")))?;
+    let name = client.name();
+    let (files, report) = with_oracle(Box::new(client), generate);
+    let OracleReport {
+        answered,
+        unsupported,
+        faults,
+    } = report;
+    if !faults.is_empty() {
+        return Err(GenError(format!(
+            "the oracle {name} failed {} requests:\n{}",
+            faults.len(),
+            faults.join("\n")
+        )));
+    }
+    let files = files?;
+    let fell_back: Vec<String> = unsupported
+        .iter()
+        .map(|(op, n)| format!("{op} {n}"))
+        .collect();
+    bip37_harness::say!(
+        "bip37-vectorgen: the oracle {name} answered {answered} requests{}",
+        if fell_back.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; it answered unsupported to {} (the reference answered those)",
+                fell_back.join(", ")
+            )
+        }
+    );
+    Ok(files)
+}
 
 fn main() -> ExitCode {
     let mut check = false;
     let mut dir = None;
-    for arg in std::env::args().skip(1) {
+    let mut oracle = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--check" => check = true,
+            "--oracle" => match args.next() {
+                Some(program) if oracle.is_none() => oracle = Some(program),
+                _ => {
+                    bip37_harness::say!("{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
             "-h" | "--help" => {
                 bip37_harness::say_out!("{USAGE}");
                 return ExitCode::SUCCESS;
@@ -26,7 +82,7 @@ fn main() -> ExitCode {
         }
     }
     let dir = dir.unwrap_or_else(|| PathBuf::from("vectors"));
-    let files = match generate() {
+    let files = match generate_with(oracle.as_deref()) {
         Ok(files) => files,
         Err(e) => {
             bip37_harness::say!("bip37-vectorgen: {e}");

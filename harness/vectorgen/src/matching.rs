@@ -8,8 +8,8 @@
 //! child that spends it, which matches only through the inserted outpoint.
 
 use super::builder::{
-    core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
-    GroupBuilder, Outcome,
+    core_source, every_mutant, generated_source, oracle_outcome, Case, FileBuilder, GroupBuilder,
+    Outcome,
 };
 use super::core_facts::{bytes, core, core_transactions, line};
 use super::synthetic::{
@@ -118,7 +118,7 @@ fn core_bloom_match() -> Result<GroupBuilder, GenError> {
         let element = bytes(&case.element_hex)?;
         let init = core_filter(BLOOM_UPDATE_ALL);
         let insert = vec![element];
-        match reference_outcome(&match_request(init.clone(), insert.clone(), &txs)) {
+        match oracle_outcome(&match_request(init.clone(), insert.clone(), &txs)) {
             Outcome::Ok(Output::MatchTx(out)) if out.matched == verdicts => {}
             other => {
                 return Err(GenError(format!(

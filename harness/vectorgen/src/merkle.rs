@@ -9,8 +9,8 @@
 //!   rule each.
 
 use super::builder::{
-    core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
-    GroupBuilder, Outcome,
+    core_source, every_mutant, generated_source, oracle_outcome, Case, FileBuilder, GroupBuilder,
+    Outcome,
 };
 use super::core_facts::{bytes, core, core_block, display_txid, line, short_name};
 use super::synthetic::{
@@ -70,7 +70,7 @@ fn merkle_block_case(
         insert: insert.into_iter().map(Hex).collect(),
         block: Hex(block.encode()),
     });
-    let Outcome::Ok(Output::MerkleBlock(faithful)) = reference_outcome(&request) else {
+    let Outcome::Ok(Output::MerkleBlock(faithful)) = oracle_outcome(&request) else {
         return Err(GenError(format!(
             "{slug}: the reference builds no merkle block"
         )));

@@ -8,8 +8,8 @@
 //! filter, `filteradd` without a filter, and payloads that do not decode.
 
 use super::builder::{
-    core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
-    GroupBuilder, Outcome,
+    core_source, every_mutant, generated_source, oracle_outcome, Case, FileBuilder, GroupBuilder,
+    Outcome,
 };
 use super::core_facts::{
     bytes, core, core_block, core_transactions, display_txid, line, merkle_case, short_name,
@@ -69,7 +69,7 @@ fn session_case(
     let request = Request::Sequence(SequenceInput {
         steps: msgs.iter().map(Msg::step).collect(),
     });
-    let Outcome::Ok(Output::Sequence(faithful)) = reference_outcome(&request) else {
+    let Outcome::Ok(Output::Sequence(faithful)) = oracle_outcome(&request) else {
         return Err(GenError(format!(
             "{slug}: the reference refuses the session"
         )));

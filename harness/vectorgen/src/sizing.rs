@@ -7,8 +7,8 @@
 //! behaviour there, not a rejection), and their note says so.
 
 use super::builder::{
-    core_source, every_mutant, generated_source, mutant_answers, reference_outcome, Case,
-    FileBuilder, GroupBuilder,
+    core_source, every_mutant, generated_source, mutant_answers, oracle_outcome, Case, FileBuilder,
+    GroupBuilder,
 };
 use super::GenError;
 use bip37_harness::mutants::Bug;
@@ -229,7 +229,7 @@ fn targeted_pairs() -> Result<Vec<(&'static str, u32, f64)>, GenError> {
     let grid: Vec<(u32, f64)> = ns.flat_map(|n| ps.iter().map(move |&p| (n, p))).collect();
     let separated = |n: u32, p: f64| -> Vec<&'static str> {
         let request = sizing_request(n, p);
-        let right = reference_outcome(&request);
+        let right = oracle_outcome(&request);
         mutant_answers(MISTAKES, &request)
             .into_iter()
             .filter(|(_, answer)| *answer != right)

@@ -9,8 +9,8 @@
 //! while decoding) the test is `acceptable` and its note says why.
 
 use super::builder::{
-    core_source, every_mutant, generated_source, reference_outcome, Case, FileBuilder,
-    GroupBuilder, Outcome,
+    core_source, every_mutant, generated_source, oracle_outcome, Case, FileBuilder, GroupBuilder,
+    Outcome,
 };
 use super::GenError;
 use bip37_harness::hex::Hex;
@@ -123,7 +123,7 @@ fn add_trailing(
     complete: &[u8],
     trailing: &[u8],
 ) -> Result<(), GenError> {
-    let Outcome::Ok(prefix) = reference_outcome(&request(op, complete.to_vec())?) else {
+    let Outcome::Ok(prefix) = oracle_outcome(&request(op, complete.to_vec())?) else {
         return Err(GenError(format!(
             "{slug}: the complete payload does not decode"
         )));

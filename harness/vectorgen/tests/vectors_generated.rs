@@ -81,3 +81,29 @@ fn the_binary_writes_checks_and_refuses_bad_arguments() {
     assert_eq!(run(&[dir_arg, dir_arg]).status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_oracle_that_differs_from_the_vectors_fails_the_check() {
+    // The reference with MurmurHash3's tail read big-endian: the generated murmur3 tests
+    // change, and Core's printed hashes contradict it.
+    use bip37_harness::mutants::{Bug, Mutant};
+    use bip37_vectorgen::oracle::with_oracle;
+    let mutant = Box::new(Mutant {
+        bug: Bug::MurmurTail,
+    });
+    let (files, report) = with_oracle(mutant, generate);
+    assert!(report.answered > 0, "{report:?}");
+    match files {
+        Err(e) => assert!(e.0.contains("the oracle answers"), "{e}"),
+        Ok(files) => assert!(!check_dir(&vectors_dir(), &files).unwrap().is_empty()),
+    }
+}
+
+#[test]
+fn the_reference_as_oracle_gives_the_committed_files() {
+    let oracle = Box::new(bip37_harness::reference_impl::Reference);
+    let (files, report) = bip37_vectorgen::oracle::with_oracle(oracle, generate);
+    assert!(report.unsupported.is_empty() && report.faults.is_empty());
+    let problems = check_dir(&vectors_dir(), &files.unwrap()).unwrap();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
