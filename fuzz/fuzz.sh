@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: fuzz/fuzz.sh [-t SECONDS] [-j JOBS] [TARGET...]
+# Usage: fuzz/fuzz.sh [-c] [-P BUG] [-t SECONDS] [-j JOBS] [TARGET...]
 #        fuzz/fuzz.sh -n TARGET...
 #        fuzz/fuzz.sh -r SEEDS [-p] [-t SECONDS] [TARGET...]
 #
@@ -25,13 +25,20 @@
 # and the line adds the share of that run spent in the target's own code and the rate
 # libFuzzer's own work per execution would allow if that code took no time.
 #
+# -c runs the Core targets (core_*, listed in core-targets: the reference against Bitcoin Core's
+# own code) instead of the others; naming one does too. Their build has the `core` feature,
+# which builds Core from source once (scripts/bitcoin-core.sh, cached). Each starts from the
+# committed corpus its seeds column names. -P BUG TARGET... puts the planted bug BUG (a mutant's
+# name, e.g. murmur-tail) into the reference side of the named Core targets and runs them as
+# mutant targets: each must find a difference from Core within SECONDS, from an empty corpus.
+#
 # Exit status: 0 when every target behaved, 1 when one did not, 2 on a usage error, 127 when
 # cargo-fuzz (or, for -p, perf) is missing (install it with `cargo install cargo-fuzz --locked`).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 usage() {
-    echo "usage: $0 [-t SECONDS] [-j JOBS] [TARGET...] | $0 -n TARGET... | $0 -r SEEDS [-p] [-t SECONDS] [TARGET...]" >&2
+    echo "usage: $0 [-c] [-P BUG] [-t SECONDS] [-j JOBS] [TARGET...] | $0 -n TARGET... | $0 -r SEEDS [-p] [-t SECONDS] [TARGET...]" >&2
     exit 2
 }
 seconds=10
@@ -39,7 +46,21 @@ jobs=1
 seeds=0
 profile=false
 dry=false
+core=false
+plant=""
 while [[ $# -gt 0 && "$1" == -* ]]; do
+    if [[ "$1" == -c ]]; then
+        core=true
+        shift
+        continue
+    fi
+    if [[ "$1" == -P ]]; then
+        [[ $# -ge 2 && "$2" =~ ^[a-z0-9-]+$ ]] || usage
+        plant=$2
+        core=true
+        shift 2
+        continue
+    fi
     if [[ "$1" == -p || "$1" == -n ]]; then
         [[ "$1" == -p ]] && profile=true || dry=true
         shift
@@ -67,9 +88,20 @@ fi
 
 bin_dir="target/$(rustc -vV | sed -n 's/^host: //p')/release"
 targets=("$@")
+for target in "${targets[@]}"; do
+    [[ "$target" != core_* ]] || core=true
+done
+# A planted bug shows in the Core targets whose operation it touches: name those.
+[[ -z "$plant" || ${#targets[@]} -gt 0 ]] || usage
+core_targets() { awk '!/^#/ && NF { print $1 }' core-targets; }
 if [[ $dry == false ]]; then
-    cargo fuzz build -O --sanitizer none >&2
-    [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(cargo fuzz list)
+    if [[ $core == true ]]; then
+        cargo fuzz build -O --sanitizer none --features core >&2
+        [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(core_targets)
+    else
+        cargo fuzz build -O --sanitizer none >&2
+        [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(cargo fuzz list | grep -v '^core_')
+    fi
     for target in "${targets[@]}"; do
         [[ -x "$bin_dir/$target" ]] || { echo "error: no target $target" >&2; exit 2; }
     done
@@ -77,18 +109,41 @@ fi
 
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
 
-# The target's max_len in oss-fuzz-targets (mutant targets are not listed: libFuzzer's default).
+# Column $2 of the target's line in oss-fuzz-targets or core-targets (empty when unlisted).
+listed() {
+    awk -v target="$1" -v column="$2" '$1 == target { print $column }' oss-fuzz-targets core-targets
+}
+
+# The target's max_len (mutant targets are not listed: libFuzzer's default).
 max_len() {
     local len
-    len=$(awk -v target="$1" '$1 == target { print $3 }' oss-fuzz-targets)
+    len=$(listed "$1" 3)
     echo "-max_len=${len:-4096}"
 }
 
-# The target's dictionary in oss-fuzz-targets, as a libFuzzer option (nothing when it has none).
+# The target's dictionary, as a libFuzzer option (nothing when it has none).
 dict_option() {
     local name
-    name=$(awk -v target="$1" '$1 == target { print $2 }' oss-fuzz-targets)
+    name=$(listed "$1" 2)
     [[ -z "$name" || "$name" == - ]] || echo "-dict=dictionaries/$name.dict"
+}
+
+# The committed corpora a target runs on: its own, and for a Core target the one it is seeded
+# from (its own exists only once a finding is kept there).
+regression_corpora() {
+    local seeds
+    seeds=$(awk -v target="$1" '$1 == target { print $4 }' core-targets)
+    if [[ -n "$seeds" ]]; then
+        echo "corpus-regression/$seeds"
+        [[ ! -d "corpus-regression/$1" ]] || echo "corpus-regression/$1"
+    else
+        echo "corpus-regression/$1"
+    fi
+}
+
+# True when the target must find a planted bug: a mutant target, or a Core target under -P.
+finds_planted() {
+    [[ "$1" == mutants_* || ( -n "$plant" && "$1" == core_* ) ]]
 }
 
 # The libFuzzer command line of an ordinary target's run, into the array `command`: its
@@ -98,7 +153,8 @@ ordinary_command() {
     command=("$bin_dir/$target" -max_total_time="$seconds" -print_final_stats=1 "$(max_len "$target")")
     dict=$(dict_option "$target")
     [[ -z "$dict" ]] || command+=("$dict")
-    command+=(-artifact_prefix="artifacts/$target/" "corpus/$target" "corpus-regression/$target")
+    command+=(-artifact_prefix="artifacts/$target/" "corpus/$target")
+    mapfile -t -O "${#command[@]}" command < <(regression_corpora "$target")
 }
 
 # The libFuzzer command line of a mutant target's run, into the array `command`: from the empty
@@ -116,7 +172,7 @@ run_target() {
     work=$(mktemp -d)
     mkdir -p "artifacts/$target"
     start=$(date +%s%N)
-    if [[ "$target" == mutants_* ]]; then
+    if finds_planted "$target"; then
         # A finding input left by an earlier run must not pass for this run's.
         rm -f "artifacts/$target/found"
         status=0
@@ -160,7 +216,7 @@ frozen_run() {
     work=$(mktemp -d)
     mkdir -p "artifacts/$target"
     "$@" "$bin_dir/$target" -seed="$seed" -max_total_time="$seconds" -print_final_stats=1 \
-        "$(max_len "$target")" -artifact_prefix="artifacts/$target/" "$work" "corpus-regression/$target" \
+        "$(max_len "$target")" -artifact_prefix="artifacts/$target/" "$work" $(regression_corpora "$target") \
         >"$log" 2>&1 || status=$?
     [[ $status -eq 0 ]] && stat average_exec_per_sec "$log"
     rm -rf "$log" "$work"
@@ -199,7 +255,7 @@ measure_target() {
 if [[ $dry == true ]]; then
     for target in "${targets[@]}"; do
         [[ -f "fuzz_targets/${target%%_*}/${target#*_}.rs" ]] || { echo "error: no target $target" >&2; exit 2; }
-        if [[ "$target" == mutants_* ]]; then
+        if finds_planted "$target"; then
             mutant_command "$target" EMPTY_TEMPORARY_DIRECTORY
         else
             ordinary_command "$target"
@@ -212,12 +268,13 @@ fi
 if [[ $seeds -gt 0 ]]; then
     failed=0
     for target in "${targets[@]}"; do
-        [[ "$target" == mutants_* ]] && continue
+        finds_planted "$target" && continue
         measure_target "$target" || failed=1
     done
     exit "$failed"
 fi
 
+[[ -z "$plant" ]] || export BIP37_FUZZ_PLANT="$plant"
 # Up to $jobs targets at once; each one's line is printed whole when it ends.
 failed=0
 running=0

@@ -20,6 +20,8 @@ fi
         name="${rel%.rs}"
         name="${name//\//_}"
         printf '\n[[bin]]\nname = "%s"\npath = "%s"\ntest = false\ndoc = false\nbench = false\n' "$name" "$path"
+        # The Core targets link Bitcoin Core's code: built only with the feature that builds it.
+        [[ "$name" != core_* ]] || printf 'required-features = ["core"]\n'
     done
 } > Cargo.toml.new
 mv Cargo.toml.new Cargo.toml

@@ -218,7 +218,8 @@ pub struct MatchCase {
 }
 
 impl TxShape {
-    fn build(&self) -> Transaction {
+    /// The transaction the shape describes.
+    pub fn build(&self) -> Transaction {
         Transaction::from(MutableTransaction {
             version: self.version,
             inputs: (self.inputs.iter())
@@ -244,7 +245,7 @@ impl TxShape {
 }
 
 /// The element `planted` names in `tx`, if it exists.
-fn planted_element(planted: &Planted, tx: &Transaction) -> Option<Vec<u8>> {
+pub fn planted_element(planted: &Planted, tx: &Transaction) -> Option<Vec<u8>> {
     let nth = |items: usize, i: u8| (items > 0).then(|| usize::from(i) % items);
     let push = |script: &[u8], i: u8| {
         let pushes: Vec<&[u8]> = data_pushes(script).collect();

@@ -20,6 +20,8 @@
 //! - [`alloc_guard`]: the allocator that measures the largest allocation of a decoder.
 
 pub mod alloc_guard;
+#[cfg(feature = "core")]
+pub mod core;
 pub mod decode;
 pub mod hashing;
 pub mod heap;
@@ -201,7 +203,38 @@ pub const TARGETS: &[Target] = &[
     },
 ];
 
-/// The target called `name`.
+/// The targets against Bitcoin Core's own code (`fuzz_targets/core/`), built only with the
+/// `core` feature (it builds Core from source): their names, so that a build without it still
+/// knows them.
+pub const CORE_TARGET_NAMES: &[&str] = &[
+    "core_bit_indexes",
+    "core_filter",
+    "core_filteradd",
+    "core_filteradd_element",
+    "core_filterload",
+    "core_match_tx",
+    "core_merkle_block",
+    "core_murmur3",
+    "core_pmt_build",
+    "core_pmt_extract",
+];
+
+/// The targets this build has: [`TARGETS`], and the Core targets with the `core` feature.
+pub fn built_targets() -> impl Iterator<Item = Target> {
+    let core: &[Target] = {
+        #[cfg(feature = "core")]
+        {
+            core::TARGETS
+        }
+        #[cfg(not(feature = "core"))]
+        {
+            &[]
+        }
+    };
+    TARGETS.iter().chain(core).copied()
+}
+
+/// The target called `name`, if this build has it.
 pub fn target(name: &str) -> Option<Target> {
-    TARGETS.iter().copied().find(|t| t.name == name)
+    built_targets().find(|t| t.name == name)
 }

@@ -4,10 +4,12 @@
 //! crash-to-vector path (fuzz/README.md): it merges the vector into
 //! `vectors/imported/fuzz_test.json`, the imported vectors' home, so `cargo test` stays green.
 
-use crate::target;
+use crate::{target, CORE_TARGET_NAMES};
 use bip37_harness::disagreement::vector::{self, Provenance};
 use bip37_harness::hex;
+use bip37_harness::implementation::Answer;
 use bip37_harness::implementation::Implementation;
+use bip37_harness::ops::{Output, Request};
 use bip37_harness::reference_impl::Reference;
 use bip37_harness::vectors::checked::load_and_lint;
 use bip37_harness::vectors::{imported, vector_paths, VectorFile};
@@ -55,11 +57,20 @@ impl fmt::Display for PromoteError {
 impl std::error::Error for PromoteError {}
 
 /// The vector file for `artifact`, a crash input of the target `name`.
+///
+/// The expected answer is the reference's, except for a Core target (`core_*`, a build with
+/// the `core` feature): there it is Bitcoin Core's, the truth the reference differed from, so
+/// the vector fails the reference until the reference is fixed.
 pub fn promote(name: &str, artifact: &[u8]) -> Result<VectorFile, PromoteError> {
-    let target = target(name).ok_or_else(|| PromoteError::UnknownTarget(name.into()))?;
+    let target = target(name).ok_or_else(|| match CORE_TARGET_NAMES.contains(&name) {
+        true => {
+            PromoteError::UnknownTarget(format!("{name} (a Core target: needs --features core)"))
+        }
+        false => PromoteError::UnknownTarget(name.into()),
+    })?;
     let layout = target.layout.ok_or(PromoteError::NoLayout(target.name))?;
     let request = layout.request(artifact).ok_or(PromoteError::TooShort)?;
-    let answer = Reference.execute(&request);
+    let answer = expected_answer(name, &request);
     let digest = hex::encode(sha256(artifact));
     let provenance = Provenance {
         generator: format!("cargo-fuzz target {name}, promoted by fuzz/examples/promote.rs"),
@@ -69,6 +80,16 @@ pub fn promote(name: &str, artifact: &[u8]) -> Result<VectorFile, PromoteError> 
     };
     vector::vector_file(&request, &answer, &provenance, Default::default())
         .ok_or(PromoteError::NoAnswer)
+}
+
+/// The answer a promoted vector records: Core's for a Core target, else the reference's.
+fn expected_answer(name: &str, request: &Request) -> Answer<Output> {
+    #[cfg(feature = "core")]
+    if name.starts_with("core_") {
+        return crate::core::core_answer(request);
+    }
+    let _ = name;
+    Reference.execute(request)
 }
 
 /// The repository's vector directory, where the documented path writes.

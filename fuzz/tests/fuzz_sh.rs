@@ -62,3 +62,47 @@ fn the_readme_starts_with_the_wrapper() {
         .expect("a command after the install");
     assert!(first.starts_with("fuzz/fuzz.sh "), "{first}");
 }
+
+#[test]
+fn core_targets_run_with_their_seeds_dictionary_and_max_len() {
+    let listed = std::fs::read_to_string(crate_dir().join("core-targets")).unwrap();
+    let rows: Vec<Vec<&str>> = (listed.lines())
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), bip37_fuzz::CORE_TARGET_NAMES.len());
+    for fields in rows {
+        let command = planned(fields[0]);
+        assert!(
+            command.contains(&format!(" -max_len={} ", fields[2])),
+            "{command}"
+        );
+        if fields[1] != "-" {
+            let dict = format!(" -dict=dictionaries/{}.dict ", fields[1]);
+            assert!(command.contains(&dict), "{command}");
+        }
+        assert!(
+            command.contains(&format!(
+                " corpus/{0} corpus-regression/{1}",
+                fields[0], fields[3]
+            )),
+            "{command}"
+        );
+    }
+}
+
+#[test]
+fn a_planted_bug_needs_the_targets_named() {
+    let out = Command::new(crate_dir().join("fuzz.sh"))
+        .args(["-P", "murmur-tail", "-n"])
+        .output()
+        .expect("bash runs fuzz.sh");
+    assert_eq!(out.status.code(), Some(2));
+    let planned = Command::new(crate_dir().join("fuzz.sh"))
+        .args(["-P", "murmur-tail", "-n", "core_murmur3"])
+        .output()
+        .unwrap();
+    let command = String::from_utf8(planned.stdout).unwrap();
+    assert!(command.contains(" -len_control=0 "), "{command}");
+    assert!(command.contains("-exact_artifact_path=artifacts/core_murmur3/found"));
+}

@@ -5,7 +5,7 @@
 //! replaying it must crash.
 
 use bip37_fuzz::seeds::seeds_from_vectors;
-use bip37_fuzz::{target, TARGETS};
+use bip37_fuzz::{target, CORE_TARGET_NAMES, TARGETS};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -31,7 +31,10 @@ fn every_target_file_is_listed_and_every_listed_target_has_a_file() {
     let mut on_disk = Vec::new();
     names_under(&crate_dir().join("fuzz_targets"), "", &mut on_disk);
     on_disk.sort();
-    let mut listed: Vec<String> = TARGETS.iter().map(|t| t.name.to_string()).collect();
+    let mut listed: Vec<String> = (TARGETS.iter().map(|t| t.name))
+        .chain(CORE_TARGET_NAMES.iter().copied())
+        .map(String::from)
+        .collect();
     listed.sort();
     assert_eq!(on_disk, listed);
     let manifest = fs::read_to_string(crate_dir().join("Cargo.toml")).unwrap();
@@ -67,6 +70,9 @@ fn replay_dir(corpus: &Path) -> usize {
     for dir in fs::read_dir(corpus).unwrap() {
         let dir = dir.unwrap().path();
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if target(&name).is_none() && CORE_TARGET_NAMES.contains(&name.as_str()) {
+            continue; // a Core target, in a build without the `core` feature
+        }
         for file in fs::read_dir(&dir).unwrap() {
             let file = file.unwrap().path();
             replay(
@@ -101,5 +107,47 @@ fn seed_corpora_from_the_vectors_replay() {
     assert!(seeds.len() > 100, "only {} seeds", seeds.len());
     for seed in &seeds {
         replay(seed.target, &seed.bytes, "a seed from the vectors");
+    }
+}
+
+/// The `core-targets` lines: (target, seeds), comments left out.
+fn core_table() -> Vec<(String, String)> {
+    let table = fs::read_to_string(crate_dir().join("core-targets")).unwrap();
+    (table.lines())
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 4, "core-targets: {line}");
+            (fields[0].to_string(), fields[3].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn core_targets_lists_each_core_target_with_a_committed_seed_corpus() {
+    let table = core_table();
+    let names: Vec<&str> = table.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, CORE_TARGET_NAMES);
+    for (name, seeds) in &table {
+        let dir = crate_dir().join("corpus-regression").join(seeds);
+        let files = fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+        assert!(files > 0, "{name}: no seeds in {}", dir.display());
+    }
+}
+
+/// With the `core` feature: Core and the reference agree on every seed of every Core target.
+#[cfg(feature = "core")]
+#[test]
+fn core_targets_agree_on_their_seed_corpora() {
+    for (name, seeds) in core_table() {
+        let dir = crate_dir().join("corpus-regression").join(seeds);
+        for file in fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            replay(
+                &name,
+                &fs::read(&file).unwrap(),
+                &file.display().to_string(),
+            );
+        }
     }
 }

@@ -1,0 +1,8 @@
+//! The reference against Bitcoin Core's own code: `bip37_fuzz::core::match_tx`.
+#![cfg_attr(fuzzing, no_main)]
+
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bip37_fuzz::core::match_tx(data));
+
+#[cfg(not(fuzzing))]
+fn main() {}
