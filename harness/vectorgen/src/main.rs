@@ -26,6 +26,7 @@ fn generate_with(oracle: Option<&str>) -> Result<Vec<GeneratedFile>, GenError> {
     let (files, report) = with_oracle(Box::new(client), generate);
     let OracleReport {
         answered,
+        silent,
         unsupported,
         faults,
     } = report;
@@ -34,6 +35,12 @@ fn generate_with(oracle: Option<&str>) -> Result<Vec<GeneratedFile>, GenError> {
             "the oracle {name} failed {} requests:\n{}",
             faults.len(),
             faults.join("\n")
+        )));
+    }
+    if answered == 0 || !silent.is_empty() {
+        return Err(GenError(format!(
+            "the oracle {name} answered {answered} requests, none of {}: it cannot recompute the vectors",
+            if silent.is_empty() { "any operation".to_string() } else { silent.join(", ") }
         )));
     }
     let files = files?;

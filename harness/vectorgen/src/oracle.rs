@@ -9,7 +9,8 @@
 //! its code leaves undefined) takes the reference's answer; the [`OracleReport`] counts those
 //! per operation, so a run says how much of the files the oracle decided. A fault of the
 //! oracle (a crash, a timeout, a malformed answer) is never replaced: it is recorded and ends
-//! the run.
+//! the run, and so does an operation the oracle claims but answered no request of (an oracle
+//! that answers unsupported to everything would otherwise hand the run to the reference).
 
 use crate::builder::Outcome;
 use bip37_harness::implementation::{Answer, Implementation};
@@ -23,6 +24,8 @@ use std::collections::BTreeMap;
 pub struct OracleReport {
     /// Requests it answered (a value or a rejection).
     pub answered: usize,
+    /// Operations it claims (its handshake) of which it answered no request it was asked.
+    pub silent: Vec<String>,
     /// Requests it answered unsupported, per operation: the reference answered those.
     pub unsupported: BTreeMap<String, usize>,
     /// Its faults, one line each (the request and what went wrong).
@@ -32,6 +35,8 @@ pub struct OracleReport {
 struct Active {
     implementation: Box<dyn Implementation>,
     report: OracleReport,
+    /// Requests answered per operation.
+    answered: BTreeMap<String, usize>,
 }
 
 thread_local! {
@@ -49,11 +54,19 @@ pub fn with_oracle<T>(
         *oracle = Some(Active {
             implementation,
             report: OracleReport::default(),
+            answered: BTreeMap::new(),
         })
     });
     let result = generate();
-    let active = ORACLE.with_borrow_mut(Option::take);
-    (result, active.map(|a| a.report).unwrap_or_default())
+    let Some(mut active) = ORACLE.with_borrow_mut(Option::take) else {
+        return (result, OracleReport::default());
+    };
+    let asked = |op: &String| active.report.unsupported.contains_key(op);
+    active.report.silent = (active.implementation.operations().iter())
+        .map(ToString::to_string)
+        .filter(|op| asked(op) && !active.answered.contains_key(op))
+        .collect();
+    (result, active.report)
 }
 
 /// An answer as a vector can observe it (a rejection in any words).
@@ -83,6 +96,7 @@ pub fn oracle_answer(request: &Request) -> Option<Outcome> {
             }
             answer => {
                 active.report.answered += 1;
+                *active.answered.entry(request.op().to_string()).or_default() += 1;
                 Some(outcome(answer))
             }
         }
@@ -138,6 +152,26 @@ mod tests {
         fn murmur3(&mut self, input: &Murmur3Input) -> Answer<bip37_harness::ops::Murmur3Output> {
             Reference.murmur3(input)
         }
+    }
+
+    /// An implementation that claims everything and answers nothing.
+    struct Silent;
+    impl Implementation for Silent {
+        fn name(&self) -> String {
+            "silent".into()
+        }
+    }
+
+    #[test]
+    fn a_claimed_operation_never_answered_is_named() {
+        let ((), report) = with_oracle(Box::new(Silent), || {
+            oracle_outcome(&murmur(b"abc"));
+        });
+        assert_eq!(report.silent, ["murmur3"]);
+        let ((), report) = with_oracle(Box::new(OnlyMurmur), || {
+            oracle_outcome(&murmur(b"abc"));
+        });
+        assert!(report.silent.is_empty());
     }
 
     #[test]
