@@ -1,11 +1,17 @@
-//! Compiles the shim (shim/bip37_core.cpp) with the exact flags Core compiled its
-//! `common/bloom.cpp` with (from the build's compile_commands.json) and links Core's static
-//! libraries. The Core build is `BITCOIN_CORE_BUILD` when set (a configured and built Core
-//! tree with compile_commands.json), otherwise `scripts/bitcoin-core.sh --build`'s, which
-//! builds Core from source into its cache once (or finds that build) and prints its path.
+//! Compiles the shim (shim/bip37_core.cpp, and shim/bench.cpp for the benches) with the exact
+//! flags Core compiled its `common/bloom.cpp` with (from the build's compile_commands.json) and
+//! links Core's static libraries. The Core build is `BITCOIN_CORE_BUILD` when set (a configured
+//! and built Core tree with compile_commands.json), otherwise `scripts/bitcoin-core.sh
+//! --build`'s, which builds Core from source into its cache once (or finds that build) and
+//! prints its path.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The shim's translation units: the suite's answers (it compiles Core's bloom.cpp into
+/// itself) and the benches' handles (headers only, the definitions from the first and from
+/// Core's libraries).
+const SHIM_FILES: [&str; 2] = ["shim/bip37_core.cpp", "shim/bench.cpp"];
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -17,7 +23,9 @@ fn main() {
     ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
-    println!("cargo:rerun-if-changed=shim/bip37_core.cpp");
+    for file in SHIM_FILES {
+        println!("cargo:rerun-if-changed={file}");
+    }
     let build = core_build(&root);
     let commands = build.join("compile_commands.json");
     println!("cargo:rerun-if-changed={}", commands.display());
@@ -27,7 +35,7 @@ fn main() {
     shim.cpp(true)
         .no_default_flags(true)
         .compiler(compiler)
-        .file("shim/bip37_core.cpp");
+        .files(SHIM_FILES);
     for flag in flags {
         shim.flag(flag);
     }

@@ -15,25 +15,16 @@ mod timing;
 #[path = "support/workload.rs"]
 mod workload;
 
-use bip37_reference::flags::BLOOM_UPDATE_ALL;
 use bip37_reference::tx::OutPoint;
-use bip37_reference::{BloomFilter, Transaction};
+use bip37_reference::Transaction;
 use core_shaped::CoreShapedFilter;
 use std::hint::black_box;
 use timing::measure;
-use workload::{block, bytes, p2pkh_tx};
+use workload::{block, bytes, p2pkh_tx, wallet_filter};
 
 const BLOCK_TXS: u64 = 2_000;
 /// Every this many transactions, one pays to a wanted key and the next spends it.
 const WANTED_EVERY: u64 = 200;
-
-fn wallet_filter() -> BloomFilter {
-    let mut filter = BloomFilter::new(1000, 0.0001, 0x5eed, BLOOM_UPDATE_ALL).expect("legal");
-    for i in 0..1000 {
-        filter.insert(&bytes(9, i, 20 + (i as usize % 3) * 13));
-    }
-    filter
-}
 
 fn row(case: &str, ours: f64, theirs: f64, ratio: f64) {
     println!("| {case} | {ours:.1} | {theirs:.1} | {ratio:.2} |");

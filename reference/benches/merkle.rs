@@ -12,6 +12,7 @@
 #[path = "support/timing.rs"]
 mod timing;
 #[path = "support/workload.rs"]
+#[allow(dead_code)] // the filter is for the matching benches
 mod workload;
 
 use bip37_reference::{MerkleBlock, PartialMerkleTree};

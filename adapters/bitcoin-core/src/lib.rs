@@ -6,6 +6,7 @@
 //! `bip37-bitcoin-core` binary). Core is the truth, so it must pass every vector; an input for
 //! which Core's code is undefined is answered "unsupported" and listed in expectations.toml.
 
+pub mod bench_ffi;
 pub mod ffi;
 
 use bip37_harness::implementation::{Answer, Implementation, Stage};

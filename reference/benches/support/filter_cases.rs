@@ -1,6 +1,6 @@
 //! The filter cases two benches share: the reference's `insert` and `contains` against a peer
 //! filter over a copy of the same bytes (Core's algorithm with `mur3`'s hash in the `murmur3`
-//! bench, the C build of Core's in `bip37-core-peer`'s `filter_vs_core`).
+//! bench, Core's own compiled `CBloomFilter` in adapters/bitcoin-core's `vs_core`).
 //!
 //! The two filters of the Core measurement, each loaded with as many random elements
 //! as it was sized for (so about half its bits are set): (1000, 0.0001) = 2,396 B and 13 hash
@@ -22,7 +22,8 @@ const ABSENT: u64 = 256;
 pub trait PeerFilter {
     fn insert(&mut self, element: &[u8]);
     fn contains(&self, element: &[u8]) -> bool;
-    fn data(&self) -> &[u8];
+    /// The bit array (a copy: Core's filter keeps its bytes private).
+    fn data(&self) -> Vec<u8>;
 }
 
 /// The bytes every case hashes, `len` of them.
@@ -41,7 +42,7 @@ fn loaded_filter(n: u32) -> BloomFilter {
 
 /// Times insert, contains of a present element and contains of absent ones at each size on
 /// both filters, checking first that both sides set the same bits and give the same verdicts;
-/// `row` gets each case's name, element size and timing.
+/// `row` gets each case's operation and filter, its element size and its timing.
 pub fn run<P: PeerFilter>(
     sizes: &[usize],
     peer_of: impl Fn(&BloomFilter) -> P,
@@ -65,12 +66,12 @@ pub fn run<P: PeerFilter>(
                 || ours.insert(black_box(&present)),
                 || peer.insert(black_box(&present)),
             );
-            row(&format!("insert {len} B ({label})"), len, insert);
+            row(&format!("insert ({label})"), len, insert);
             let found = measure(
                 || assert!(ours.contains(black_box(&present))),
                 || assert!(peer.contains(black_box(&present))),
             );
-            row(&format!("contains present {len} B ({label})"), len, found);
+            row(&format!("contains present ({label})"), len, found);
             let (mut i, mut j) = (0, 0);
             let missing = measure(
                 || {
@@ -82,7 +83,7 @@ pub fn run<P: PeerFilter>(
                     assert!(!peer.contains(black_box(&absent[j])));
                 },
             );
-            row(&format!("contains absent {len} B ({label})"), len, missing);
+            row(&format!("contains absent ({label})"), len, missing);
         }
     }
 }

@@ -1,9 +1,10 @@
-//! The transactions and blocks the matching and merkle benches run on: 2-in/2-out P2PKH
+//! The transactions, blocks and filter the matching and merkle benches run on: 2-in/2-out P2PKH
 //! transactions (the commonest shape on the network, 374 bytes) with deterministic
 //! pseudo-random keys, signatures and prevouts.
 
+use bip37_reference::flags::BLOOM_UPDATE_ALL;
 use bip37_reference::tx::{OutPoint, TxIn, TxOut};
-use bip37_reference::{Block, BlockHeader, MutableTransaction, Transaction};
+use bip37_reference::{Block, BlockHeader, BloomFilter, MutableTransaction, Transaction};
 
 /// Deterministic pseudo-random bytes (xorshift) for `(tag, index)`, the same in every run.
 pub fn bytes(tag: u64, index: u64, len: usize) -> Vec<u8> {
@@ -16,6 +17,17 @@ pub fn bytes(tag: u64, index: u64, len: usize) -> Vec<u8> {
             x as u8
         })
         .collect()
+}
+
+/// A wallet's filter: sized for 1000 elements at p = 0.0001 (2,396 bytes, 13 hash functions),
+/// UPDATE_ALL, holding 1000 random elements (hash160s, public keys, ...), so about half its
+/// bits are set.
+pub fn wallet_filter() -> BloomFilter {
+    let mut filter = BloomFilter::new(1000, 0.0001, 0x5eed, BLOOM_UPDATE_ALL).expect("legal");
+    for i in 0..1000 {
+        filter.insert(&bytes(9, i, 20 + (i as usize % 3) * 13));
+    }
+    filter
 }
 
 /// `data` as one push opcode (all elements here are shorter than 76 bytes).
