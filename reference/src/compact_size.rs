@@ -9,21 +9,33 @@ pub const MAX_COMPACT_SIZE: u64 = 0x0200_0000;
 
 /// Appends the canonical CompactSize encoding of `n`.
 pub fn write(out: &mut Vec<u8>, n: u64) {
-    match n {
-        0..=0xfc => out.push(n as u8),
+    let (bytes, len) = encode(n);
+    out.extend_from_slice(&bytes[..len]);
+}
+
+/// The canonical CompactSize encoding of `n`: its bytes are the first `len` of the array.
+pub(crate) fn encode(n: u64) -> ([u8; 9], usize) {
+    let mut bytes = [0u8; 9];
+    let (marker, len) = match n {
+        0..=0xfc => {
+            bytes[0] = n as u8;
+            return (bytes, 1);
+        }
         0xfd..=0xffff => {
-            out.push(0xfd);
-            out.extend_from_slice(&(n as u16).to_le_bytes());
+            bytes[1..3].copy_from_slice(&(n as u16).to_le_bytes());
+            (0xfd, 3)
         }
         0x1_0000..=0xffff_ffff => {
-            out.push(0xfe);
-            out.extend_from_slice(&(n as u32).to_le_bytes());
+            bytes[1..5].copy_from_slice(&(n as u32).to_le_bytes());
+            (0xfe, 5)
         }
         _ => {
-            out.push(0xff);
-            out.extend_from_slice(&n.to_le_bytes());
+            bytes[1..].copy_from_slice(&n.to_le_bytes());
+            (0xff, 9)
         }
-    }
+    };
+    bytes[0] = marker;
+    (bytes, len)
 }
 
 /// Reads a canonical CompactSize no larger than [`MAX_COMPACT_SIZE`] from the front of `input`.

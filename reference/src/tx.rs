@@ -6,8 +6,9 @@
 //! bytes still present before anything is allocated, so hostile input costs no memory.
 
 use crate::compact_size::{self, ensure_consumed, read_prefixed, take, write_prefixed};
-use crate::sha256::{sha256d, sha256d_parts, Hash256};
+use crate::sha256::{sha256, sha256d_parts, Hash256};
 use crate::wire::DecodeError;
+use sha2::{Digest, Sha256};
 use std::fmt;
 use std::ops::Deref;
 
@@ -212,9 +213,7 @@ impl MutableTransaction {
     /// The serialization without witness data: what the txid hashes.
     pub fn encode_without_witness(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(&self.version.to_le_bytes());
-        self.write_inputs_and_outputs(&mut out);
-        out.extend_from_slice(&self.lock_time.to_le_bytes());
+        self.serialize_without_witness(&mut |bytes| out.extend_from_slice(bytes));
         out
     }
 
@@ -227,7 +226,7 @@ impl MutableTransaction {
         let mut out = Vec::new();
         out.extend_from_slice(&self.version.to_le_bytes());
         out.extend_from_slice(&[0x00, 0x01]);
-        self.write_inputs_and_outputs(&mut out);
+        self.serialize_inputs_and_outputs(&mut |bytes| out.extend_from_slice(bytes));
         for txin in &self.inputs {
             compact_size::write(&mut out, txin.witness.len() as u64);
             for item in &txin.witness {
@@ -240,21 +239,39 @@ impl MutableTransaction {
 
     /// The txid, computed now: `sha256d` of the serialization without witness, internal byte
     /// order. A [`Transaction`] keeps it instead.
+    ///
+    /// The serialization goes straight into the hash, field by field, as Core's `HashWriter`
+    /// takes it, without a buffer to hold it first.
     pub fn txid(&self) -> Hash256 {
-        sha256d(&self.encode_without_witness())
+        let mut hasher = Sha256::new();
+        self.serialize_without_witness(&mut |bytes| hasher.update(bytes));
+        sha256(&hasher.finalize())
     }
 
-    fn write_inputs_and_outputs(&self, out: &mut Vec<u8>) {
-        compact_size::write(out, self.inputs.len() as u64);
-        for txin in &self.inputs {
-            out.extend_from_slice(&txin.prevout.to_bytes());
-            write_prefixed(out, &txin.script_sig);
-            out.extend_from_slice(&txin.sequence.to_le_bytes());
+    /// The serialization without witness, handed to `put` a field at a time.
+    fn serialize_without_witness(&self, put: &mut impl FnMut(&[u8])) {
+        put(&self.version.to_le_bytes());
+        self.serialize_inputs_and_outputs(put);
+        put(&self.lock_time.to_le_bytes());
+    }
+
+    fn serialize_inputs_and_outputs(&self, put: &mut impl FnMut(&[u8])) {
+        fn size(put: &mut impl FnMut(&[u8]), n: usize) {
+            let (bytes, len) = compact_size::encode(n as u64);
+            put(&bytes[..len]);
         }
-        compact_size::write(out, self.outputs.len() as u64);
+        size(put, self.inputs.len());
+        for txin in &self.inputs {
+            put(&txin.prevout.to_bytes());
+            size(put, txin.script_sig.len());
+            put(&txin.script_sig);
+            put(&txin.sequence.to_le_bytes());
+        }
+        size(put, self.outputs.len());
         for txout in &self.outputs {
-            out.extend_from_slice(&txout.value.to_le_bytes());
-            write_prefixed(out, &txout.script_pubkey);
+            put(&txout.value.to_le_bytes());
+            size(put, txout.script_pubkey.len());
+            put(&txout.script_pubkey);
         }
     }
 }
@@ -325,6 +342,7 @@ fn read_witness(input: &mut &[u8]) -> Result<Vec<Vec<u8>>, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sha256::sha256d;
 
     fn sample() -> MutableTransaction {
         MutableTransaction {
@@ -364,6 +382,19 @@ mod tests {
         assert_eq!(&bytes[4..6], &[0x00, 0x01]);
         assert_eq!(Transaction::decode(&bytes), Ok(segwit.clone()));
         assert_eq!(segwit.txid(), legacy.txid());
+    }
+
+    #[test]
+    fn computed_txid_hashes_the_serialization_without_witness() {
+        let mut tx = sample();
+        tx.inputs[0].witness = vec![vec![1, 2, 3]];
+        tx.inputs.push(TxIn {
+            script_sig: vec![0xab; 300], // a 3-byte CompactSize length
+            ..tx.inputs[0].clone()
+        });
+        let bytes = tx.encode_without_witness();
+        assert_eq!(tx.txid(), sha256d(&bytes));
+        assert_eq!(Transaction::decode(&tx.encode()).unwrap().txid(), tx.txid());
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //!   reference's `MutableTransaction::txid`);
 //! - building a partial merkle tree of 2,000 txids with 10 matched, and extracting its matches.
 //!
-//! `cargo bench --manifest-path adapters/bitcoin-core/Cargo.toml --bench vs_core [-- ROUNDS]`.
+//! `cargo bench --manifest-path adapters/bitcoin-core/Cargo.toml --bench vs_core [-- ROUNDS
+//! [GROUP...]]`, GROUP one of murmur3, filter, transaction, merkle (all by default).
 //!
 //! Each round times every case once by the timing loop of the reference's benches
 //! (`reference/benches/support/timing.rs`: short batches of each side alternately, the median
@@ -265,19 +266,34 @@ fn merkle_round(table: &mut Table) {
     table.add("partial merkle tree, extract", size, t);
 }
 
+/// The groups of cases, by the name that picks them on the command line.
+const GROUPS: [(&str, fn(&mut Table)); 4] = [
+    ("murmur3", murmur3_round),
+    ("filter", filter_round),
+    ("transaction", transaction_round),
+    ("merkle", merkle_round),
+];
+
 fn main() {
-    let rounds = std::env::args()
+    // `cargo bench` passes `--bench`; the other arguments are the rounds and the groups.
+    let args: Vec<String> = std::env::args()
         .skip(1)
-        .find(|a| !a.starts_with('-'))
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let rounds = args
+        .first()
         .map_or(ROUNDS, |a| a.parse().expect("ROUNDS is a number"));
+    let groups: Vec<_> = GROUPS
+        .iter()
+        .filter(|(name, _)| args.len() < 2 || args[1..].iter().any(|a| a == name))
+        .collect();
     let sha256 = core::init();
     eprintln!("Core's SHA-256: {sha256}; {rounds} rounds");
     let mut table = Table::default();
     for round in 1..=rounds {
-        murmur3_round(&mut table);
-        filter_round(&mut table);
-        transaction_round(&mut table);
-        merkle_round(&mut table);
+        for (_, group) in &groups {
+            group(&mut table);
+        }
         eprintln!("round {round} of {rounds} done");
     }
     table.print();
