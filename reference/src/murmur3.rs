@@ -75,32 +75,30 @@ fn blocks(data: &[u8]) -> (impl Iterator<Item = u32> + '_, Option<u32>) {
 
 /// MurmurHash3 x86_32 of `data` with `seed`.
 ///
-/// Three element sizes BIP 37 hashes (20 B hash160, 32 B txid, 36 B outpoint) each get a copy
-/// compiled for their length: blocks fully unrolled and no tail. Against a GCC -O2 build of
-/// Core's function (without the single `lea` of `times5_plus_constant` on either side) the
-/// copies measured 0.90-1.08 of Core's speed at 20-36 B where a one-block loop measured
-/// 0.86-0.95. The public keys (33 and 65 B) had copies too: 0.99 of Core with them, 0.98-1.01
-/// without them through the eight-block loop (`GROUP`) and its one-byte tail (three runs), so
-/// the loop serves them.
+/// The 20-byte element (hash160) gets a copy compiled for its length: blocks fully unrolled
+/// and no tail; against Core's own compiled `MurmurHash3` (the vs_core bench of
+/// adapters/bitcoin-core, AMD EPYC) it takes 0.68-0.72 of Core's time. The other sizes go
+/// through the eight-block loop (`GROUP`): the txid (32 B) and outpoint (36 B) had copies too,
+/// and there they measured 1.03 and 1.06 of Core's time where the loop gives 0.82-0.84 and
+/// 0.89-0.97 (each two runs of five and seven rounds); the public keys (33 and 65 B) lost
+/// theirs earlier, for the same reason on the Intel Xeon the machine had then.
 pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
     match data.len() {
         20 => murmur3_any(seed, &data[..20]),
-        32 => murmur3_any(seed, &data[..32]),
-        36 => murmur3_any(seed, &data[..36]),
         _ => murmur3_any(seed, data),
     }
 }
 
 /// Bytes per pass of the general loop: eight blocks, unrolled. A call's chain of blocks is
-/// latency-bound (xor, rotate, `lea`: three cycles a block) in Core's loop and in this one
-/// alike, but calls on independent inputs (a filter's hash functions, a batch of elements)
-/// overlap, and there the instructions per block count: by the disassembly, Core's loop (GCC
-/// -O2) issues eight uops a block and the one-block loop LLVM made of this function nine (an
-/// indexed load that does not fuse, and its counter; this VM has no counters to confirm). Against
-/// the C build of Core's function (`cargo bench -p bip37-core-peer`), one block per pass gave
-/// 0.93-0.96 of Core's speed at 520 B, four 0.996-0.998 and eight 0.99-1.00 (five builds,
-/// which move a case by ±2-3% through code placement), with chained calls (each seed the
-/// previous hash, the bench's "chained" column) at parity for all three (0.97-1.03).
+/// latency-bound (xor, rotate, `lea`) in Core's loop and in this one alike, but calls on
+/// independent inputs (a filter's hash functions, a batch of elements) overlap, and there the
+/// instructions per block count: by the disassembly, Core's loop (GCC -O2) issues eight uops a
+/// block and the one-block loop LLVM made of this function nine (an indexed load that does not
+/// fuse, and its counter). Against a C rewrite of Core's function (GCC -O2, on the Intel Xeon
+/// the machine had then), one block per pass gave 0.93-0.96 of Core's speed at 520 B, four
+/// 0.996-0.998 and eight 0.99-1.00 (five builds, which move a case by ±2-3% through code
+/// placement). Against Core's own build on the AMD EPYC (vs_core): 0.95-0.96 of Core's time at
+/// 520 B and 0.96-0.99 at 4 KiB, single rounds 0.84-1.02: one chain, at Core's speed.
 const GROUP: usize = 32;
 
 /// MurmurHash3 x86_32 of `data` of any length.
@@ -200,7 +198,7 @@ mod tests {
 
     #[test]
     fn every_length_hashes_as_the_mur3_crate_does() {
-        // Covers the lengths with their own unrolled copy (20, 32, 33, 36, 65) and their
+        // Covers the length with its own unrolled copy (20), the eight-block group (32) and their
         // neighbours, with every tail length.
         let data: Vec<u8> = (0..=255).map(|i: u8| i.wrapping_mul(151)).collect();
         for len in 0..data.len() {
