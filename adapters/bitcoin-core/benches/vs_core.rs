@@ -266,8 +266,11 @@ fn merkle_round(table: &mut Table) {
     table.add("partial merkle tree, extract", size, t);
 }
 
+/// One round of a group of cases.
+type Round = fn(&mut Table);
+
 /// The groups of cases, by the name that picks them on the command line.
-const GROUPS: [(&str, fn(&mut Table)); 4] = [
+const GROUPS: [(&str, Round); 4] = [
     ("murmur3", murmur3_round),
     ("filter", filter_round),
     ("transaction", transaction_round),
