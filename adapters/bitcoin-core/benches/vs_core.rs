@@ -178,41 +178,54 @@ fn filter_round(table: &mut Table) {
     });
 }
 
+/// Times `IsRelevantAndUpdate` of transaction `index` of the workload on copies of `filter`,
+/// which answer `matches`; returns the transaction, decoded by both.
+fn match_case(
+    table: &mut Table,
+    op: &str,
+    filter: &BloomFilter,
+    index: u64,
+    matches: bool,
+) -> (Transaction, MutableTx) {
+    let wire = p2pkh_tx(index).encode();
+    let (tx, core_mtx) = (
+        Transaction::decode(&wire).expect("decodes"),
+        MutableTx::decode(&wire).expect("Core decodes it"),
+    );
+    let core_tx = Tx::new(&core_mtx);
+    let (mut ours, mut theirs) = (filter.clone(), core_filter(filter));
+    assert_eq!(ours.is_relevant_and_update(&tx), matches);
+    assert_eq!(theirs.is_relevant_and_update(&core_tx), matches);
+    assert_eq!(ours.data(), theirs.data(), "the same update");
+    let t = measure(
+        || assert_eq!(ours.is_relevant_and_update(black_box(&tx)), matches),
+        || assert_eq!(theirs.is_relevant_and_update(black_box(&core_tx)), matches),
+    );
+    table.add(op, "2-in/2-out".into(), t);
+    (tx, core_mtx)
+}
+
 /// One round of `IsRelevantAndUpdate` and the txid.
 fn transaction_round(table: &mut Table) {
-    let filter = wallet_filter();
-    let wire = p2pkh_tx(1_000_001).encode();
-    let (tx, core_mtx) = (
-        Transaction::decode(&wire).expect("decodes"),
-        MutableTx::decode(&wire).expect("Core decodes it"),
+    let mut filter = wallet_filter();
+    match_case(
+        table,
+        "IsRelevantAndUpdate, no match",
+        &filter,
+        1_000_001,
+        false,
     );
-    let core_tx = Tx::new(&core_mtx);
-    let (mut ours, mut theirs) = (filter.clone(), core_filter(&filter));
-    assert!(!ours.is_relevant_and_update(&tx) && !theirs.is_relevant_and_update(&core_tx));
-    let t = measure(
-        || assert!(!ours.is_relevant_and_update(black_box(&tx))),
-        || assert!(!theirs.is_relevant_and_update(black_box(&core_tx))),
-    );
-    table.add("IsRelevantAndUpdate, no match", "2-in/2-out".into(), t);
-
     // A transaction paying to a key of the filter's: its first output matches, and UPDATE_ALL
     // inserts that outpoint; from the second call on, into bits already set.
-    let mut filter = filter;
     filter.insert(&bytes(4, 1_000_002 * 2, 20));
-    let wire = p2pkh_tx(1_000_002).encode();
-    let (tx, core_mtx) = (
-        Transaction::decode(&wire).expect("decodes"),
-        MutableTx::decode(&wire).expect("Core decodes it"),
+    let (tx, core_mtx) = match_case(
+        table,
+        "IsRelevantAndUpdate, match",
+        &filter,
+        1_000_002,
+        true,
     );
-    let core_tx = Tx::new(&core_mtx);
-    let (mut ours, mut theirs) = (filter.clone(), core_filter(&filter));
-    assert!(ours.is_relevant_and_update(&tx) && theirs.is_relevant_and_update(&core_tx));
-    assert_eq!(ours.data(), theirs.data(), "the same outpoint inserted");
-    let t = measure(
-        || assert!(ours.is_relevant_and_update(black_box(&tx))),
-        || assert!(theirs.is_relevant_and_update(black_box(&core_tx))),
-    );
-    table.add("IsRelevantAndUpdate, match", "2-in/2-out".into(), t);
+    let wire_len = tx.encode().len();
 
     let mtx = tx.into_mutable();
     assert_eq!(mtx.txid(), core_mtx.txid(), "the same txid");
@@ -224,7 +237,7 @@ fn transaction_round(table: &mut Table) {
             black_box(black_box(&core_mtx).txid());
         },
     );
-    table.add("txid", format!("2-in/2-out, {} B", wire.len()), t);
+    table.add("txid", format!("2-in/2-out, {wire_len} B"), t);
 }
 
 /// One round of the partial merkle tree cases.
