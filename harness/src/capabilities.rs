@@ -32,9 +32,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The narrowings an implementation declares (`hello.capabilities`); the default excludes
-/// nothing.
+/// nothing. Read only from an object with the documented fields (its `Deserialize`): serde's derive
+/// would also take an array, field by field in order, so that `[]` declared nothing and
+/// `[["sized"], 10, ["none"]]` three narrowings no adapter spelled.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, remote = "Self")]
 pub struct Capabilities {
     /// The filter objects it can set up; `None` for all three.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -205,6 +207,37 @@ fn list<T: Serialize>(values: &[T]) -> String {
     }
 }
 
+// `remote = "Self"` makes the derives inherent functions, which these impls wrap.
+impl Serialize for Capabilities {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Capabilities::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Capabilities {
+    /// The derived fields, from a JSON object only: any other kind is refused with what was
+    /// expected, and the JSON reader adds where.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> serde::de::Visitor<'de> for Object {
+            type Value = Capabilities;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "an object with the fields filterKinds, maxFilterBytes and updateModes \
+                     (each optional)",
+                )
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                Capabilities::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
 impl fmt::Display for Capabilities {
     /// The narrowings in words (`filterKinds sized, loaded; maxFilterBytes 1000`), or
     /// `everything` when there are none.
@@ -246,6 +279,35 @@ mod tests {
             tweak: 0,
             flags,
         }
+    }
+
+    #[test]
+    fn only_an_object_is_read() {
+        for text in [
+            "[]",
+            r#"[["sized"], 10, ["none"]]"#,
+            "null",
+            "7",
+            r#""sized""#,
+        ] {
+            let err = serde_json::from_str::<Capabilities>(text)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("expected an object with the fields"),
+                "{text}: {err}"
+            );
+            assert!(err.contains("column"), "{text}: {err}");
+        }
+        let empty: Capabilities = serde_json::from_str("{}").unwrap();
+        assert!(empty.is_everything());
+        let round = Capabilities {
+            max_filter_bytes: Some(10),
+            ..Capabilities::default()
+        };
+        let text = serde_json::to_string(&round).unwrap();
+        assert_eq!(text, r#"{"maxFilterBytes":10}"#);
+        assert_eq!(serde_json::from_str::<Capabilities>(&text).unwrap(), round);
     }
 
     #[test]

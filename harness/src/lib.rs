@@ -28,6 +28,7 @@ pub mod implementation;
 pub mod input_file;
 pub mod mutants;
 pub mod ops;
+pub mod parent_death;
 pub mod reference_impl;
 pub mod report;
 pub mod runner;

@@ -181,12 +181,10 @@ fn nodes(dir_name: &str, nodes: &[(&str, &str, &str)]) -> PathBuf {
     dir
 }
 
-/// A node suite's command line stood in for by a run of a built-in implementation.
+/// A node suite's command line stood in for by a run of a built-in implementation, the whole
+/// suite: the gate wants a test run in every operation the built-in claims.
 fn suite(builtin: &str) -> String {
-    format!(
-        "{} run --builtin {builtin} --id murmur3/*",
-        common::conform_binary()
-    )
+    format!("{} run --builtin {builtin}", common::conform_binary())
 }
 
 #[test]
@@ -281,5 +279,87 @@ fn a_manifest_is_read_as_the_matrix_and_check_read_it() {
             "--timeout",
             "60000ms"
         ]
+    );
+}
+
+/// Issue 32: a manifest path that is there but is not a manifest (a link leading nowhere, a
+/// directory, a FIFO, text that does not parse) was passed over, and `check` said "2 of 2
+/// done"; each is named by `list` and fails `check` and `install`, saying which and why.
+#[test]
+fn every_adapter_that_is_there_is_checked_or_refused() {
+    let dir = manifests("adapters-refused", &[("good", "", "")]);
+    for name in ["dangling", "directory", "fifo", "garbage"] {
+        std::fs::create_dir(dir.join(name)).unwrap();
+    }
+    let path = |name: &str| dir.join(name).join(manifest::FILE_NAME);
+    std::os::unix::fs::symlink(dir.join("moved.toml"), path("dangling")).unwrap();
+    std::fs::create_dir(path("directory")).unwrap();
+    common::mkfifo(&path("fifo"));
+    std::fs::write(path("garbage"), "name = ").unwrap();
+    let dir = dir.to_str().unwrap();
+
+    let out = common::conform(&["adapters", "list", "--adapters", dir]);
+    assert_eq!(common::code(&out), 0, "{}", common::text(&out.stderr));
+    let listed = common::text(&out.stdout);
+    for (name, why) in [
+        ("dangling", "leads nowhere"),
+        ("directory", "not a regular file"),
+        ("fifo", "not a regular file"),
+        ("garbage", "TOML parse error"),
+    ] {
+        let line = listed.lines().find(|l| l.starts_with(&format!("{name}\t")));
+        let line = line.unwrap_or_else(|| panic!("{name} is not listed:\n{listed}"));
+        assert!(line.contains("\trefused\t") && line.contains(why), "{line}");
+    }
+    for action in ["check", "install"] {
+        let out = common::conform(&["adapters", action, "--adapters", dir]);
+        let stderr = common::text(&out.stderr);
+        assert_eq!(common::code(&out), 2, "{action}: {stderr}");
+        assert!(
+            stderr.contains("1 of 5 done; failed: dangling (exit 2), directory (exit 2)"),
+            "{action}: {stderr}"
+        );
+        assert!(
+            stderr.contains("refused: ") && stderr.contains("leads nowhere"),
+            "{stderr}"
+        );
+    }
+}
+
+/// Issue 32: a node's `run` line with `--allow-empty` and an `--id` that selects nothing
+/// exited 0 with a report "conformant in 0 of 0 claimed operations", and `check` passed it; a
+/// library adapter whose capabilities exclude every test of a claimed operation passed too.
+/// The gate wants a test run in every claimed operation, whatever flags `run` carries.
+#[test]
+fn a_gate_counts_what_ran() {
+    let empty = format!("{} --allow-empty --id nothing/*", suite("reference"));
+    let dir = nodes("adapters-gate-empty", &[("empty", "env", &empty)]);
+    let out = common::conform(&["adapters", "check", "--adapters", dir.to_str().unwrap()]);
+    let stderr = common::text(&out.stderr);
+    assert_eq!(common::code(&out), 2, "{stderr}");
+    assert!(
+        stderr.contains("no test ran in the claimed operations murmur3"),
+        "{stderr}"
+    );
+
+    let dir = common::tempdir("adapters-gate-excluded");
+    std::fs::create_dir(dir.join("excluded")).unwrap();
+    std::fs::write(dir.join("excluded/expectations.toml"), "").unwrap();
+    let mut run = common::adapter("capabilities");
+    run.push("'{\"filterKinds\": []}'".into());
+    let text = format!(
+        "name = \"excluded\"\nkind = \"subprocess\"\nlanguage = \"Python\"\n\
+         library = {{ name = \"x\", version = \"0\", registry = \"none\" }}\n\
+         run = {:?}\nexpectations = {:?}\n",
+        run.join(" "),
+        dir.join("excluded/expectations.toml").display().to_string(),
+    );
+    std::fs::write(dir.join("excluded").join(manifest::FILE_NAME), text).unwrap();
+    let out = common::conform(&["adapters", "check", "--adapters", dir.to_str().unwrap()]);
+    let stderr = common::text(&out.stderr);
+    assert_eq!(common::code(&out), 2, "{stderr}");
+    assert!(
+        stderr.contains("no test ran in the claimed operations bitIndexes"),
+        "{stderr}"
     );
 }

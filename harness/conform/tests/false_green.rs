@@ -247,3 +247,37 @@ fn expectations_file(name: &str) -> String {
 fn tempdir(name: &str) -> PathBuf {
     common::tempdir(&format!("false-green-{name}"))
 }
+
+/// The fixture adapter whose hello says `capabilities` (JSON text).
+fn capable(capabilities: &str) -> String {
+    let mut argv = common::adapter("capabilities");
+    argv.push(shlex::try_quote(capabilities).unwrap().into_owned());
+    argv.join(" ")
+}
+
+/// Issue 32: capabilities that are not an object were read positionally (`[]` declared nothing,
+/// `[["sized"], 10, ["none"]]` three narrowings); the hello is refused with exit 2 and where.
+#[test]
+fn capabilities_of_the_wrong_kind_are_refused_at_the_hello() {
+    for value in ["[]", r#"[["sized"], 10, ["none"]]"#, "\"all\""] {
+        let out = conform(&["run", "--impl", &capable(value), "--id", "murmur3_test/*"]);
+        assert_exit(&out, 2, "expected an object with the fields filterKinds");
+        assert!(all_text(&out).contains("column"), "{}", all_text(&out));
+    }
+}
+
+/// Issue 32: tests excluded by the hello's capabilities are not expected failures; the verdict
+/// says which they are, and "expected failure" only where an expectations file listed one.
+#[test]
+fn a_verdict_calls_nothing_an_expected_failure_that_no_file_lists() {
+    let implementation = capable(r#"{"filterKinds": []}"#);
+    let out = conform(&["run", "--impl", &implementation]);
+    let text = all_text(&out);
+    assert_eq!(code(&out), 0, "{text}");
+    assert!(!text.contains("expected failure"), "{text}");
+    assert!(
+        text.contains("no test passed in bitIndexes (")
+            && text.contains("excluded by the hello's capabilities)"),
+        "{text}"
+    );
+}

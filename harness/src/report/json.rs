@@ -40,6 +40,7 @@ pub fn to_value(run: &Run) -> Value {
         "staleExpectations": run.stale_expectations,
         "warnings": run.warnings,
         "missingOperations": run.missing_operations.iter().map(|o| o.as_str()).collect::<Vec<_>>(),
+        "claimedOperations": run.claimed.iter().map(|o| o.as_str()).collect::<Vec<_>>(),
         "results": run.results.iter().map(result_value).collect::<Vec<_>>(),
     })
 }

@@ -169,8 +169,11 @@ impl Process {
             .argv
             .split_first()
             .ok_or_else(|| StartError::spawn("the command line is empty", None))?;
+        let mut command = Command::new(program);
+        // Ended with this process even when it cannot tear down (SIGKILL).
+        crate::parent_death::die_with_parent(&mut command, libc::SIGKILL);
         let mut child = crate::teardown::spawn_group(
-            Command::new(program)
+            command
                 .args(args)
                 // Its own process group: a wrapper's children and grandchildren go with it.
                 .process_group(0)

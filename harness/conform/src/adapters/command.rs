@@ -5,16 +5,24 @@
 //! are exactly those of the command line it prints), or, for a node, its `start` command with its
 //! `run` command appended (start wraps run: it starts the node, runs run, stops the node).
 //! Either way the command line also writes a JSON report for [`super::gate`], and an exit code
-//! of 0 counts only with that report saying `conformant`. Every adapter is done even when one fails; the exit code is the first failure's.
+//! of 0 counts only with that report saying `conformant` with a test run in every claimed
+//! operation. Each command runs within its deadline ([`super::deadlines`], [`super::child`]).
+//! Every adapter is done even when one fails; the exit code is the first failure's. An adapter
+//! whose manifest is refused (not a regular file, a link leading nowhere, not parsing) is
+//! listed as refused and fails `install` and `check`.
+//!
+//! Every line says text from the manifests (names, versions, commands, a parser's quote of a
+//! line) through one rule, [`escape::control`]: a control character, a newline, a tab or a
+//! bidirectional override is shown as a visible escape, so a manifest can neither steer the
+//! terminal nor forge a row of the tab-separated list.
 
+use super::child::{self, Ended};
 use super::gate::Gate;
-use super::manifest::{self, Kind, Manifest};
+use super::manifest::{self, Entry, Kind, Manifest};
 use crate::{exit, output};
-use bip37_harness::teardown;
+use bip37_harness::report::escape;
 use clap::{Args, Subcommand};
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// The arguments of `bip37-conform adapters`.
 #[derive(Debug, Args)]
@@ -48,25 +56,31 @@ pub struct Which {
 /// Runs `bip37-conform adapters` and returns its exit code.
 pub fn run(args: &AdaptersArgs) -> u8 {
     let (Action::List(which) | Action::Install(which) | Action::Check(which)) = &args.action;
-    let manifests = match chosen(which) {
-        Ok(manifests) => manifests,
+    let entries = match chosen(which) {
+        Ok(entries) => entries,
         Err(message) => {
-            bip37_harness::say!("bip37-conform adapters: {message}");
+            say(&format!("bip37-conform adapters: {message}"));
             return exit::HARNESS_ERROR;
         }
     };
     match &args.action {
         Action::List(_) => {
-            output::print(&list(&manifests));
+            output::print(&list(&entries));
             exit::CONFORMANT
         }
-        Action::Install(_) => each(&manifests, install),
-        Action::Check(_) => each(&manifests, check),
+        Action::Install(_) => each(&entries, install),
+        Action::Check(_) => each(&entries, check),
     }
 }
 
-/// The manifests `which` names, all of them without `--name`.
-fn chosen(which: &Which) -> Result<Vec<Manifest>, String> {
+/// A line on stderr, with everything but its end of line made inert for the terminal.
+fn say(line: &str) {
+    bip37_harness::say!("{}", escape::control(line));
+}
+
+/// The adapters `which` names, all of them without `--name`; a refused manifest is named by its
+/// directory.
+fn chosen(which: &Which) -> Result<Vec<Entry>, String> {
     if !which.dir.exists() {
         return Err(format!(
             "there is no directory {}: the adapters' manifests are part of this repository, not \
@@ -75,57 +89,83 @@ fn chosen(which: &Which) -> Result<Vec<Manifest>, String> {
             which.dir.display()
         ));
     }
-    let all = manifest::load_all(&which.dir).map_err(|e| e.to_string())?;
-    if let Some(unknown) = which
-        .names
-        .iter()
-        .find(|name| !all.iter().any(|m| &&m.name == name))
-    {
-        let known: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
+    let all = manifest::scan(&which.dir).map_err(|e| e.to_string())?;
+    let names: Vec<String> = all.iter().map(manifest::entry_name).collect();
+    if let Some(unknown) = which.names.iter().find(|name| !names.contains(name)) {
         return Err(format!(
             "no adapter {unknown:?} in {}; known: {}",
             which.dir.display(),
-            known.join(", ")
+            names.join(", ")
         ));
     }
     Ok(all
         .into_iter()
-        .filter(|m| which.names.is_empty() || which.names.contains(&m.name))
+        .filter(|entry| {
+            which.names.is_empty() || which.names.contains(&manifest::entry_name(entry))
+        })
         .collect())
 }
 
-/// One line per adapter, tab-separated.
-fn list(manifests: &[Manifest]) -> String {
-    let lines: Vec<String> = manifests
+/// One line per adapter, tab-separated, each field made inert ([`escape::control`] shows a tab
+/// or a newline inside a field as `\t`, `\n`); a refused manifest's line says `refused` and why.
+fn list(entries: &[Entry]) -> String {
+    let lines: Vec<String> = entries
         .iter()
-        .map(|m| {
-            let kind = match m.kind {
-                Kind::Subprocess => "subprocess",
-                Kind::Rust => "rust",
-                Kind::Node => "node",
+        .map(|entry| {
+            let fields = match entry {
+                Ok(m) => {
+                    let kind = match m.kind {
+                        Kind::Subprocess => "subprocess",
+                        Kind::Rust => "rust",
+                        Kind::Node => "node",
+                    };
+                    let library = format!(
+                        "{} {} ({})",
+                        m.library.name, m.library.version, m.library.registry
+                    );
+                    [
+                        m.name.clone(),
+                        kind.into(),
+                        library,
+                        m.column().into(),
+                        m.run.clone(),
+                    ]
+                    .to_vec()
+                }
+                Err(e) => [manifest::entry_name(entry), "refused".into(), e.to_string()].to_vec(),
             };
-            let library = format!(
-                "{} {} ({})",
-                m.library.name, m.library.version, m.library.registry
-            );
-            [m.name.as_str(), kind, &library, m.column(), &m.run].join("\t") + "\n"
+            let fields: Vec<String> = fields
+                .iter()
+                .map(|field| escape::control(field).into_owned())
+                .collect();
+            fields.join("\t") + "\n"
         })
         .collect();
     lines.concat()
 }
 
-/// Does `step` for every adapter and sums up; the exit code is the first failure's.
-fn each(manifests: &[Manifest], step: fn(&Manifest) -> u8) -> u8 {
-    let codes: Vec<(&str, u8)> = manifests
+/// Does `step` for every adapter and sums up; the exit code is the first failure's. An adapter
+/// whose manifest was refused fails with exit 2 and the reason.
+fn each(entries: &[Entry], step: fn(&Manifest) -> u8) -> u8 {
+    let codes: Vec<(String, u8)> = entries
         .iter()
-        .map(|m| (m.name.as_str(), step(m)))
+        .map(|entry| {
+            let code = match entry {
+                Ok(m) => step(m),
+                Err(e) => {
+                    say(&format!("bip37-conform adapters: refused: {e}"));
+                    exit::HARNESS_ERROR
+                }
+            };
+            (manifest::entry_name(entry), code)
+        })
         .collect();
     let failed: Vec<String> = codes
         .iter()
         .filter(|(_, code)| *code != exit::CONFORMANT)
         .map(|(name, code)| format!("{name} (exit {code})"))
         .collect();
-    bip37_harness::say!(
+    say(&format!(
         "bip37-conform adapters: {} of {} done{}",
         codes.len() - failed.len(),
         codes.len(),
@@ -133,7 +173,7 @@ fn each(manifests: &[Manifest], step: fn(&Manifest) -> u8) -> u8 {
             true => String::new(),
             false => format!("; failed: {}", failed.join(", ")),
         }
-    );
+    ));
     codes
         .iter()
         .map(|(_, code)| *code)
@@ -161,7 +201,7 @@ fn check(m: &Manifest) -> u8 {
     let gate = match Gate::new() {
         Ok(gate) => gate,
         Err(e) => {
-            bip37_harness::say!("bip37-conform adapters: {} {field}: {e}", m.name);
+            say(&format!("bip37-conform adapters: {} {field}: {e}", m.name));
             return exit::HARNESS_ERROR;
         }
     };
@@ -172,7 +212,10 @@ fn check(m: &Manifest) -> u8 {
     match gate.judge(execute(m, field, argv)) {
         Ok(code) => code,
         Err(why) => {
-            bip37_harness::say!("bip37-conform adapters: {} {field}: {why}", m.name);
+            say(&format!(
+                "bip37-conform adapters: {} {field}: {why}",
+                m.name
+            ));
             exit::HARNESS_ERROR
         }
     }
@@ -206,41 +249,48 @@ pub fn run_command(m: &Manifest) -> Result<Vec<String>, String> {
     Ok(argv)
 }
 
-/// Runs `argv` (the manifest's `field` command) as a child and returns its exit code; a child
-/// that cannot start or ends by a signal is a harness error.
+/// Runs `argv` (the manifest's `field` command) as a child within its deadline and returns its
+/// exit code; a child that cannot start or ends by a signal is a harness error, one that
+/// overruns its deadline a breakdown (exit 3).
 fn execute(m: &Manifest, field: &str, argv: Result<Vec<String>, String>) -> u8 {
     let argv = match argv {
         Ok(argv) => argv,
         Err(e) => {
-            bip37_harness::say!("bip37-conform adapters: {}: {field}: {e}", m.name);
+            say(&format!("bip37-conform adapters: {}: {field}: {e}", m.name));
             return exit::HARNESS_ERROR;
         }
     };
     let shown = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
-    bip37_harness::say!("bip37-conform adapters: {} {field}: {shown}", m.name);
-    // Its own process group, sent the signal that stops this command (crate::signals), so a
-    // `run` kills its adapters and a node's start script stops its node.
-    let status =
-        teardown::spawn_forwarded(Command::new(&argv[0]).args(&argv[1..]).process_group(0))
-            .and_then(|mut child| {
-                let status = child.wait();
-                teardown::forget_forwarded(&child);
-                status
-            });
-    match status {
-        Ok(status) => match status.code() {
+    say(&format!(
+        "bip37-conform adapters: {} {field}: {shown}",
+        m.name
+    ));
+    let deadline = m.deadlines.of(field);
+    match child::run(&argv, deadline) {
+        Ok(Ended::Exited(status)) => match status.code() {
             Some(code) => u8::try_from(code).unwrap_or(exit::HARNESS_ERROR),
             None => {
-                bip37_harness::say!("bip37-conform adapters: {} {field}: {status}", m.name);
+                say(&format!(
+                    "bip37-conform adapters: {} {field}: {status}",
+                    m.name
+                ));
                 exit::HARNESS_ERROR
             }
         },
-        Err(e) => {
-            bip37_harness::say!(
-                "bip37-conform adapters: {} {field}: cannot start {}: {e}",
+        Ok(Ended::Overran) => {
+            say(&format!(
+                "bip37-conform adapters: {} {field}: still running after its deadline of {}s \
+                 (`deadlines` in its manifest): its process group was ended",
                 m.name,
-                argv[0]
-            );
+                deadline.as_secs_f64()
+            ));
+            exit::BREAKDOWN
+        }
+        Err(e) => {
+            say(&format!(
+                "bip37-conform adapters: {} {field}: cannot start {}: {e}",
+                m.name, argv[0]
+            ));
             exit::HARNESS_ERROR
         }
     }

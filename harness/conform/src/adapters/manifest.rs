@@ -6,6 +6,7 @@
 //! Every path and command line in a manifest is relative to the directory `bip37-conform` runs
 //! in, the repository root; command lines are split like a shell would, and run without one.
 
+use super::deadlines::Deadlines;
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -72,6 +73,9 @@ pub struct Manifest {
     /// The longest wait for one answer (`--timeout`), where the default 5s is too short.
     #[serde(default, with = "duration_text")]
     pub timeout: Option<Duration>,
+    /// How long each command may run before it is ended (a default for each left out).
+    #[serde(default)]
+    pub deadlines: Deadlines,
     /// The matrix column's label, if not the name.
     pub column: Option<String>,
     /// What the adapter can and cannot do, for people.
@@ -131,7 +135,13 @@ impl Manifest {
         let text =
             bip37_harness::input_file::read_text(path, MAX_BYTES).map_err(|e| ManifestError {
                 path: path.to_path_buf(),
-                message: e.to_string(),
+                message: match std::fs::read_link(path) {
+                    Ok(target) if !bip37_harness::input_file::exists(path) => format!(
+                        "a symbolic link to {}, which leads nowhere ({e})",
+                        target.display()
+                    ),
+                    _ => e.to_string(),
+                },
             })?;
         Self::parse(path, &text)
     }
@@ -175,9 +185,29 @@ pub fn split(command: &str) -> Result<Vec<String>, String> {
         .ok_or_else(|| format!("the command {command:?} is empty or has an unclosed quote"))
 }
 
-/// Every manifest of the directories directly under `dir`, in name order. A directory without
-/// a manifest (shared code such as `js-protocol/`) is not an adapter and is passed over.
-pub fn load_all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
+/// One adapter directory's manifest: read and parsed, or refused.
+pub type Entry = Result<Manifest, ManifestError>;
+
+/// The name of the adapter whose manifest `entry` is (its directory's name when the manifest
+/// was refused).
+pub fn entry_name(entry: &Entry) -> String {
+    match entry {
+        Ok(manifest) => manifest.name.clone(),
+        Err(e) => e
+            .path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    }
+}
+
+/// The manifest of every directory directly under `dir`, in name order, each read or refused.
+/// A directory without a manifest (shared code such as `js-protocol/`) is not an adapter and is
+/// passed over; a manifest path that is there but is not a regular file (a link that leads
+/// nowhere, a directory, a FIFO) or does not parse is an adapter whose manifest is refused, so
+/// that no adapter that is there goes unchecked.
+pub fn scan(dir: &Path) -> Result<Vec<Entry>, ManifestError> {
     let error = |message: String| ManifestError {
         path: dir.to_path_buf(),
         message,
@@ -187,7 +217,8 @@ pub fn load_all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
     for entry in entries {
         let path = entry.map_err(|e| error(e.to_string()))?.path();
         let manifest = path.join(FILE_NAME);
-        if path.is_dir() && manifest.is_file() {
+        // symlink_metadata: a dangling link is there, though nothing is behind it.
+        if path.is_dir() && manifest.symlink_metadata().is_ok() {
             paths.push(manifest);
         }
     }
@@ -195,11 +226,16 @@ pub fn load_all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
     if paths.is_empty() {
         return Err(error(format!("no */{FILE_NAME} in this directory")));
     }
-    paths.iter().map(|p| Manifest::load(p)).collect()
+    Ok(paths.iter().map(|p| Manifest::load(p)).collect())
+}
+
+/// Every manifest of the directories directly under `dir` ([`scan`]), or the first refused.
+pub fn load_all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
+    scan(dir)?.into_iter().collect()
 }
 
 /// `timeout = "60s"`, in the units `--timeout` takes.
-mod duration_text {
+pub(super) mod duration_text {
     use serde::{Deserialize, Deserializer};
     use std::time::Duration;
 

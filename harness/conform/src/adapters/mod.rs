@@ -3,7 +3,9 @@
 //! adapters` ([`command`]) lists, installs and checks them from the manifests, which is what
 //! `.ci/run` calls, and `bip37-conform matrix --adapters` makes a column of each.
 
+pub mod child;
 pub mod command;
+pub mod deadlines;
 pub mod gate;
 pub mod manifest;
 
