@@ -1,5 +1,5 @@
-//! What the process must undo if it is told to stop (SIGINT, SIGTERM, SIGHUP) in the middle of a
-//! run: the process groups of the adapters it started (killed), those of programs that clean up
+//! What the process must undo if it is told to stop (a signal that ends it, `bip37-conform`'s
+//! `signals` lists them) in the middle of a run: the process groups of the adapters it started (killed), those of programs that clean up
 //! after themselves (sent the signal, then killed if they have not ended within a grace), and
 //! the temporary files it has not yet renamed into place. The subprocess client and [`crate::atomic_file`] record them here as
 //! they come and go; [`tear_down`], called by the command line's signal handling thread, kills
@@ -81,6 +81,13 @@ pub fn create_temporary<T>(
 /// Forgets a temporary file or directory: renamed into place or removed.
 pub fn temporary_gone(path: &Path) {
     locked(&TEMPORARY).remove(path);
+}
+
+/// Returns at once unless a [`tear_down`] has begun; then never (the tear-down ends the
+/// process, with the signal's exit code): called on the way out, so that a command whose last
+/// child ended because of the tear-down does not exit first with that child's code.
+pub fn wait_for_tear_down() {
+    drop(locked(&GROUPS));
 }
 
 /// Sends `signal` to every forwarded group and kills every adapter group, waits up to

@@ -2,5 +2,8 @@
 
 fn main() -> std::process::ExitCode {
     bip37_conform::signals::install();
-    std::process::ExitCode::from(bip37_conform::cli::main(std::env::args_os()))
+    let code = bip37_conform::cli::main(std::env::args_os());
+    // A tear-down under way (a signal came while the command ended) exits with its own code.
+    bip37_harness::teardown::wait_for_tear_down();
+    std::process::ExitCode::from(code)
 }

@@ -2,7 +2,10 @@
 //! `run`, `fuzz --jobs 2` or `matrix`, each against an adapter behind a shell wrapper without
 //! `exec` (hung on a request), it kills every adapter process group it started and exits with
 //! 128 + the signal's number; `adapters check` passes the signal on to the `run` it started,
-//! which does the same. Processes are counted in /proc by a marker on their command lines.
+//! which does the same. So do SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM, whose default action would
+//! end the tool with the adapters left running (issue 32); on SIGKILL, which it cannot catch,
+//! the adapter it started directly gets its parent-death signal. Processes are counted in /proc
+//! by a marker on their command lines.
 
 mod common;
 
@@ -85,6 +88,76 @@ fn run_stops_on_sigterm_and_leaves_no_adapter() {
     let _ = stops_cleanly("run", &args, &marker, 2, libc::SIGTERM);
 }
 
+/// `run` against the wrapped hanging adapter over the fixture vectors, marked with `marker`.
+fn run_args(marker: &str) -> Vec<String> {
+    let vectors = common::fixture_vectors();
+    [
+        "run",
+        "--impl",
+        &wrapped_hang(marker),
+        "--timeout",
+        "60s",
+        "--id",
+        "mini/*",
+        "--vectors",
+        vectors.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn run_stops_on_every_signal_that_would_end_it() {
+    for (name, signal) in [
+        ("sigquit", libc::SIGQUIT),
+        ("sigusr1", libc::SIGUSR1),
+        ("sigusr2", libc::SIGUSR2),
+        ("sigalrm", libc::SIGALRM),
+    ] {
+        let marker = marker(name);
+        let args = run_args(&marker);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let _ = stops_cleanly(name, &args, &marker, 2, signal);
+    }
+}
+
+/// SIGKILL cannot be caught: the adapter `run` started gets SIGKILL from the kernel as its
+/// parent dies.
+#[test]
+fn an_adapter_does_not_outlive_a_killed_run() {
+    let marker = marker("sigkill");
+    let mut hang = common::adapter("hang");
+    hang.push(marker.clone());
+    let vectors = common::fixture_vectors();
+    let args = [
+        "run",
+        "--impl",
+        &hang.join(" "),
+        "--timeout",
+        "60s",
+        "--vectors",
+        vectors.to_str().unwrap(),
+    ];
+    let mut tool = Command::new(common::conform_binary())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert_eq!(
+        settles_at(&marker, 1, Duration::from_secs(20)),
+        1,
+        "no adapter"
+    );
+    tool.kill().unwrap();
+    tool.wait().unwrap();
+    assert_eq!(
+        settles_at(&marker, 0, Duration::from_secs(5)),
+        0,
+        "the adapter outlived it"
+    );
+}
+
 #[test]
 fn fuzz_with_two_workers_stops_on_sigint_and_leaves_no_adapter() {
     let marker = marker("fuzz");
@@ -144,6 +217,8 @@ fn adapters_check_passes_sigterm_on_and_leaves_no_adapter() {
     std::fs::write(dir.join("hung/adapter.toml"), manifest).unwrap();
     let args = ["adapters", "check", "--adapters", dir.to_str().unwrap()];
     let pid = stops_cleanly("adapters check", &args, &marker, 2, libc::SIGTERM);
+    // A signal the start script may not handle is passed on as SIGTERM.
+    let _ = stops_cleanly("adapters check", &args, &marker, 2, libc::SIGUSR1);
     // Its report directory (bip37-check-<pid>-<n>) went with it.
     let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
         .unwrap()
