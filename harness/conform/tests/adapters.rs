@@ -363,3 +363,39 @@ fn a_gate_counts_what_ran() {
         "{stderr}"
     );
 }
+
+/// Issue 32: ESC, BEL, U+202E, a newline or a tab in a manifest's library name or version or in
+/// its commands reached the terminal raw (the screen cleared, the title set, a second row of
+/// the tab-separated list forged); `list`, `install` and `check` show them as escapes.
+#[test]
+fn text_from_a_manifest_is_inert_on_the_terminal() {
+    let hostile = r"\u001b[2J\u001b]0;owned\u0007\u202e\n\tforged";
+    let extra = format!("install = \"true {hostile}\"\nbuild = \"sh -c 'exit 0' {hostile}\"");
+    let dir = manifests("adapters-hostile-text", &[("hostile", "", &extra)]);
+    let text = std::fs::read_to_string(dir.join("hostile").join(manifest::FILE_NAME)).unwrap();
+    let text = text.replace(
+        "version = \"0.1.0\"",
+        &format!("version = \"0.1.0{hostile}\""),
+    );
+    std::fs::write(dir.join("hostile").join(manifest::FILE_NAME), text).unwrap();
+    let dir = dir.to_str().unwrap();
+    let raw = |text: &str| text.contains(['\u{1b}', '\u{7}', '\u{202e}']);
+
+    let out = common::conform(&["adapters", "list", "--adapters", dir]);
+    let listed = common::text(&out.stdout);
+    assert_eq!(common::code(&out), 0, "{}", common::text(&out.stderr));
+    assert!(!raw(&listed), "{listed:?}");
+    assert_eq!(listed.lines().count(), 1, "{listed:?}");
+    assert_eq!(listed.trim_end().split('\t').count(), 5, "{listed:?}");
+    assert!(listed.contains(r"0.1.0\u{1b}[2J"), "{listed:?}");
+    assert!(listed.contains(r"\u{202e}\n\tforged"), "{listed:?}");
+
+    let out = common::conform(&["adapters", "install", "--adapters", dir]);
+    let stderr = common::text(&out.stderr);
+    assert_eq!(common::code(&out), 0, "{stderr}");
+    assert!(!raw(&stderr), "{stderr:?}");
+    assert!(
+        stderr.contains(r"hostile install: true '\u{1b}[2J"),
+        "{stderr:?}"
+    );
+}

@@ -251,3 +251,36 @@ fn the_page_is_never_written_over_a_matrix_it_reads() {
     let written = std::fs::read_to_string(fake.root.join("FINDINGS.md")).unwrap();
     assert_eq!(written, page(&fake.root, &Sources::committed()).unwrap());
 }
+
+/// Issue 32: a manifest's `library.link` starting with `#`, `+`, `1.`, `---` or four spaces
+/// became a heading, list, rule or code block on the page (and `findings --check` took it).
+#[test]
+fn a_link_cannot_open_a_block_on_the_page() {
+    let fake = Fake::new("findings-link");
+    for (link, inert) in [
+        ("# owned", "\\# owned"),
+        ("+ owned", "\\+ owned"),
+        ("1. owned", "1\\. owned"),
+        ("---", "\\---"),
+        ("    owned", "&#32;&#32;&#32;&#32;owned"),
+    ] {
+        fake.write(
+            "adapters/lib-v1/adapter.toml",
+            &format!(
+                "name = \"lib-v1\"\nkind = \"subprocess\"\nlanguage = \"Go\"\n\
+                 library = {{ name = \"github.com/x/lib\", version = \"1.0.0\", registry = \
+                 \"Go\", link = {link:?} }}\n\
+                 run = \"x\"\nexpectations = \"adapters/lib-v1/expectations.toml\"\n"
+            ),
+        );
+        let text = page(&fake.root, &Sources::committed()).unwrap();
+        let heading = text
+            .lines()
+            .position(|l| l.starts_with("### github.com/x/lib 1.0.0"));
+        let line = text
+            .lines()
+            .nth(heading.expect("lib-v1's section") + 2)
+            .unwrap();
+        assert_eq!(line, inert, "{link:?}");
+    }
+}

@@ -3,20 +3,28 @@
 //! the terminal or rewrite the report: a name with a newline and `**conformant**` must not turn a
 //! failed run's Markdown summary green. JUnit escapes as XML, TAP's YAML values as JSON strings.
 //!
-//! Hidden characters are escaped too: control characters (Unicode category Cc) and format
+//! Hidden characters are escaped too: control characters (Unicode category Cc), format
 //! characters (Cf), among them the bidirectional overrides and isolates (U+202A–U+202E,
 //! U+2066–U+2069) that make a terminal or a rendered page show text in another order than it
-//! is ("Trojan Source"), and zero-width characters that hide text.
+//! is ("Trojan Source"), and zero-width characters that hide text, and the line and paragraph
+//! separators U+2028 and U+2029 (Zl, Zp), which break a line in editors, browsers and
+//! JavaScript though not in a terminal.
+//!
+//! One rule per output kind, used by every command: [`control`] for the terminal (the human
+//! report, every line of `adapters`), [`markdown_text`] and [`code_span`] for Markdown (the
+//! Markdown report, the matrix, the findings page), [`json`] for JSON, and JUnit's own
+//! escaping, which calls [`is_hidden`].
 
 use std::borrow::Cow;
 
 /// True for a character that acts on the text around it instead of being shown: a control
-/// character (Cc) or a format character (Cf, Unicode 15.1).
+/// character (Cc), a format character (Cf, Unicode 15.1) or a line or paragraph separator.
 pub fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(
             u32::from(c),
             0xAD | 0x600..=0x605
+                | 0x2028..=0x2029
                 | 0x61C
                 | 0x6DD
                 | 0x70F
@@ -57,11 +65,44 @@ pub fn control(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `text` as literal Markdown text inside a line: hidden characters escaped (so no line of its
-/// own can start a heading, list or block), the characters of inline markup (emphasis, code,
-/// links and images, strikethrough, table cells, escapes) backslash-escaped, and `<`, `>`, `&`
-/// written as HTML entities.
+/// `text` as literal Markdown text, inside a line or at its start: hidden characters escaped (so
+/// no line of its own can start a heading, list or block), the characters of inline markup
+/// (emphasis, code, links and images, strikethrough, table cells, escapes) backslash-escaped,
+/// `<`, `>`, `&` written as HTML entities, and what would be markup at the start of a line made
+/// literal ([`line_start`]: `#`, `+`, `-`, `=`, `1.`, four spaces).
 pub fn markdown_text(text: &str) -> String {
+    line_start(inline_text(text))
+}
+
+/// `escaped` (inline Markdown text) with its start unable to open a block: leading spaces (an
+/// indented code block at four) as `&#32;`; a backslash before a `#` (a heading), a `+` or `-`
+/// followed by a space or nothing (a list item), a line of only `-` and `=` (a thematic break,
+/// a setext underline), and before the `.` or `)` of leading digits followed by a space or
+/// nothing (an ordered list item). Anything else is left as it is (`0.12.2`, `-5`), and `*`,
+/// `_`, `>` and `|` are escaped inline already.
+fn line_start(escaped: String) -> String {
+    let body = escaped.trim_start_matches(' ');
+    let mut out = "&#32;".repeat(escaped.len() - body.len());
+    let ends_item = |rest: &str| rest.is_empty() || rest.starts_with(' ');
+    let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let (number, rest) = body.split_at(digits);
+    let numbered = (1..=9).contains(&digits)
+        && (rest.starts_with('.') || rest.starts_with(')'))
+        && ends_item(&rest[1..]);
+    let bulleted = (body.starts_with('+') || body.starts_with('-')) && ends_item(&body[1..]);
+    let rule = !body.is_empty() && body.chars().all(|c| matches!(c, '-' | '=' | ' '));
+    if numbered {
+        out.push_str(&format!("{number}\\{rest}"));
+    } else if body.starts_with('#') || bulleted || rule {
+        out.push_str(&format!("\\{body}"));
+    } else {
+        out.push_str(body);
+    }
+    out
+}
+
+/// [`markdown_text`] without the line start's rule.
+fn inline_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in control(text).chars() {
         match c {
@@ -168,5 +209,42 @@ mod tests {
         let back: serde_json::Value = serde_json::from_str(&inert).unwrap();
         assert_eq!(back["name"], trojan);
         assert!(!is_hidden('a') && !is_hidden('é') && !is_hidden('\u{5d0}'));
+    }
+
+    /// Issue 32: a manifest's link starting with markup became a heading, list, rule or code
+    /// block on the findings page.
+    #[test]
+    fn nothing_opens_a_block_at_the_start_of_a_line() {
+        for (text, inert) in [
+            ("# h", "\\# h"),
+            ("+ item", "\\+ item"),
+            ("1. item", "1\\. item"),
+            ("12) item", "12\\) item"),
+            ("---", "\\---"),
+            ("===", "\\==="),
+            ("    code", "&#32;&#32;&#32;&#32;code"),
+            ("2024 release", "2024 release"),
+            ("0.12.2", "0.12.2"),
+            ("-5", "-5"),
+            ("- item", "\\- item"),
+            ("= =", "\\= ="),
+            ("https://x.org/a-b", "https://x.org/a-b"),
+        ] {
+            assert_eq!(markdown_text(text), inert, "{text}");
+        }
+    }
+
+    /// Issue 32: U+2028 and U+2029 reached every report format raw.
+    #[test]
+    fn line_and_paragraph_separators_are_escaped() {
+        let text = "a\u{2028}b\u{2029}c";
+        assert_eq!(control(text), "a\\u{2028}b\\u{2029}c");
+        assert!(!markdown_text(text).contains('\u{2028}'));
+        let document = serde_json::to_string(&serde_json::json!({ "m": text })).unwrap();
+        assert!(
+            json(&document).contains("\\u2028b\\u2029"),
+            "{}",
+            json(&document)
+        );
     }
 }

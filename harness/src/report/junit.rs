@@ -115,15 +115,26 @@ fn write_case(out: &mut String, r: &TestResult) {
     );
 }
 
-/// Escapes element content: only `&`, `<` and `>` need it, so quoted JSON stays readable.
+/// Escapes element content: only `&`, `<` and `>` need it, so quoted JSON stays readable; a
+/// newline and a tab stay as they are, a carriage return (which an XML reader would turn into a
+/// newline) is a character reference.
 fn escape_text(text: &str) -> String {
-    escape(text).replace("&quot;", "\"").replace("&apos;", "'")
+    escape_with(text, false)
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
 }
 
-/// Escapes text for XML attributes and content, dropping characters XML 1.0 cannot carry and
-/// writing format characters (bidirectional overrides, zero-width characters) as character
-/// references, which keep the value and show nothing out of order in the raw file.
+/// Escapes an attribute's value: as [`escape_text`], and also a newline, a carriage return and
+/// a tab as character references, which an XML reader would otherwise turn into spaces (the
+/// attribute-value normalization of XML 1.0, section 3.3.3).
 fn escape(text: &str) -> String {
+    escape_with(text, true)
+}
+
+/// Escapes text for XML, dropping characters XML 1.0 cannot carry and writing format characters
+/// (bidirectional overrides, zero-width characters, the line and paragraph separators) as
+/// character references, which keep the value and show nothing out of order in the raw file.
+fn escape_with(text: &str, attribute: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -132,7 +143,10 @@ fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
+            '\t' | '\n' if !attribute => out.push(c),
+            '\t' | '\n' | '\r' => {
+                let _ = write!(out, "&#x{:X};", u32::from(c));
+            }
             c if (c as u32) < 0x20 => {}
             c if super::escape::is_hidden(c) => {
                 let _ = write!(out, "&#x{:X};", u32::from(c));
@@ -152,5 +166,13 @@ mod tests {
         assert_eq!(escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
         assert_eq!(escape_text("{\"a\":\"<&>\"}"), "{\"a\":\"&lt;&amp;&gt;\"}");
         assert_eq!(escape("a\u{202e}b"), "a&#x202E;b");
+    }
+
+    /// Issue 32: raw CR/LF in an attribute reached a JUnit reader as spaces.
+    #[test]
+    fn line_breaks_in_attributes_are_character_references() {
+        assert_eq!(escape("a\r\nb\tc"), "a&#xD;&#xA;b&#x9;c");
+        assert_eq!(escape_text("a\r\nb\tc"), "a&#xD;\nb\tc");
+        assert_eq!(escape("a\u{2028}b\u{2029}"), "a&#x2028;b&#x2029;");
     }
 }
