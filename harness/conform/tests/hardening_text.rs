@@ -28,7 +28,7 @@ fn hidden(report: &str) -> Vec<(usize, char)> {
     report
         .char_indices()
         .filter(|&(_, c)| {
-            let format = matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+            let format = matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
             format || c.is_control() && !matches!(c, '\n' | '\t' | '\r')
         })
         .collect()
