@@ -1,5 +1,6 @@
 //! The one way the tool writes a file: expectations, reports (`--output`), the matrix, vector
-//! files and regen's record all go through [`write()`].
+//! files and regen's record all go through [`write()`], or, for files that belong together
+//! (the matrix's Markdown and JSON), [`write_together`], which writes all or none.
 //!
 //! The new contents go to a fresh temporary file in the target's directory, are flushed to disk
 //! (`fsync`), and only then renamed over the target; the directory is synced after the rename.
@@ -32,32 +33,124 @@ pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// [`write`] with the temporary file filled by `fill`; an error from `fill` (or any later step)
 /// leaves the target untouched.
 fn write_with(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
-    let target = resolve_link(path);
-    let dir = directory_of(&target);
-    let name = target
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
-    let (mut file, temp) =
-        crate::teardown::create_temporary(|| create_temp(&dir, &name.to_string_lossy()))?;
-    let result = (|| {
-        if let Ok(old) = fs::metadata(&target) {
-            file.set_permissions(old.permissions())?;
+    let staged = Staged::new(path, fill)?;
+    let renamed = fs::rename(&staged.temp, &staged.target);
+    staged.finish();
+    renamed
+}
+
+/// Writes every `(path, contents)` or none: all the new contents go to temporary files first,
+/// and only when every one is written and synced are they renamed over their targets; if a
+/// rename fails, the targets already replaced get their old files back (kept meanwhile as hard
+/// links beside them). So a full disk leaves the old set of files as it was, never a new file
+/// beside an old one (`matrix --markdown M --json J`). A character device, FIFO or socket among
+/// the paths is written in place first, as [`write`] does, and is outside the pair.
+pub fn write_together(files: &[(&Path, &[u8])]) -> io::Result<()> {
+    let mut regular = Vec::new();
+    for (path, contents) in files {
+        match fs::metadata(path) {
+            Ok(meta) if crate::special_file::is_special(&meta) => {
+                crate::special_file::write(path, &meta, contents)?
+            }
+            _ => regular.push((*path, *contents)),
         }
-        fill(&mut file)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, &target)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&temp);
-        crate::teardown::temporary_gone(&temp);
-        return Err(e);
     }
-    crate::teardown::temporary_gone(&temp);
-    // The new file is in place: syncing the directory makes the rename durable where the
-    // filesystem supports it, and is not a failure of the write where it does not.
-    let _ = File::open(&dir).and_then(|d| d.sync_all());
-    Ok(())
+    let mut staged = Vec::new();
+    let result = (|| {
+        for (path, contents) in &regular {
+            staged.push(Staged::new(path, |file| file.write_all(contents))?);
+        }
+        rename_together(&staged)
+    })();
+    for file in staged {
+        file.finish();
+    }
+    result
+}
+
+/// Renames every staged file over its target, or, on a failure, puts back the targets already
+/// replaced.
+fn rename_together(staged: &[Staged]) -> io::Result<()> {
+    let mut backups: Vec<Option<PathBuf>> = Vec::new();
+    let result = (|| {
+        for file in staged {
+            backups.push(file.back_up()?);
+        }
+        for (n, file) in staged.iter().enumerate() {
+            if let Err(e) = fs::rename(&file.temp, &file.target) {
+                for (done, backup) in staged[..n].iter().zip(&backups) {
+                    let _ = match backup {
+                        Some(backup) => fs::rename(backup, &done.target),
+                        None => fs::remove_file(&done.target),
+                    };
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    })();
+    for backup in backups.into_iter().flatten() {
+        let _ = fs::remove_file(&backup);
+        crate::teardown::temporary_gone(&backup);
+    }
+    result
+}
+
+/// New contents written and synced in a temporary file beside their target, not yet renamed.
+struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+    dir: PathBuf,
+}
+
+impl Staged {
+    /// A temporary file for `path` filled by `fill` and synced; on an error it is removed.
+    fn new(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<Staged> {
+        let target = resolve_link(path);
+        let dir = directory_of(&target);
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
+        let (mut file, temp) =
+            crate::teardown::create_temporary(|| create_temp(&dir, &name.to_string_lossy()))?;
+        let staged = Staged { temp, target, dir };
+        let filled = (|| {
+            if let Ok(old) = fs::metadata(&staged.target) {
+                file.set_permissions(old.permissions())?;
+            }
+            fill(&mut file)?;
+            file.sync_all()
+        })();
+        match filled {
+            Ok(()) => Ok(staged),
+            Err(e) => {
+                staged.finish();
+                Err(e)
+            }
+        }
+    }
+
+    /// A hard link to the target's present file, to put it back with; `None` when there is none.
+    fn back_up(&self) -> io::Result<Option<PathBuf>> {
+        if fs::symlink_metadata(&self.target).is_err() {
+            return Ok(None);
+        }
+        let name = self.temp.file_name().unwrap_or_default().to_string_lossy();
+        let backup = self.dir.join(format!("{name}.old"));
+        crate::teardown::create_temporary(|| {
+            fs::hard_link(&self.target, &backup)?;
+            Ok(((), backup.clone()))
+        })
+        .map(|((), backup)| Some(backup))
+    }
+
+    /// Removes the temporary file if it was not renamed, and syncs the directory, which makes a
+    /// rename durable where the filesystem supports it (and is no failure where it does not).
+    fn finish(self) {
+        let _ = fs::remove_file(&self.temp);
+        crate::teardown::temporary_gone(&self.temp);
+        let _ = File::open(&self.dir).and_then(|d| d.sync_all());
+    }
 }
 
 /// The directory a write of `path` creates its temporary file in: that of the file a symbolic
@@ -160,6 +253,35 @@ fn canonical(path: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 32: with room for the first file only, the new first file stood beside the old
+    /// second; now neither changes, and no temporary file is left.
+    #[test]
+    fn files_written_together_change_together_or_not_at_all() {
+        let dir = scratch("together");
+        let (a, b) = (dir.join("a.md"), dir.join("b.json"));
+        fs::write(&a, "old a").unwrap();
+        fs::write(&b, "old b").unwrap();
+        let missing = dir.join("no-such-dir/b.json");
+        assert!(write_together(&[(&a, b"new a"), (&missing, b"new b")]).is_err());
+        // A directory in the way: its backup (a hard link) cannot be made, so nothing moves.
+        let in_the_way = dir.join("c");
+        fs::create_dir(&in_the_way).unwrap();
+        fs::write(in_the_way.join("x"), "").unwrap();
+        assert!(write_together(&[(&a, b"new a"), (&in_the_way, b"new c")]).is_err());
+        assert_eq!(fs::read_to_string(&a).unwrap(), "old a");
+        let mut left: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["a.md", "b.json", "c"]);
+        write_together(&[(&a, b"new a"), (&b, b"new b")]).unwrap();
+        assert_eq!(fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 3);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("bip37-atomic-{name}-{}", std::process::id()));

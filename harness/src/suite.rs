@@ -158,9 +158,11 @@ fn record(
     known: &HashSet<&str>,
 ) -> Result<String, SuiteError> {
     let updated = old.updated(raw, known, false);
+    let existed = path.symlink_metadata().is_ok();
     crate::atomic_file::write(path, updated.to_toml().as_bytes()).map_err(|source| {
         SuiteError::Record {
             path: path.to_path_buf(),
+            existed,
             source,
         }
     })?;
@@ -197,9 +199,11 @@ pub enum SuiteError {
     /// The expectations file cannot be read or is not valid.
     Expectations(ExpectationsError),
     /// `BIP37_UPDATE_EXPECTATIONS=1` could not write the expectations file (it keeps its
-    /// previous contents).
+    /// previous contents, or stays missing).
     Record {
         path: PathBuf,
+        /// Whether there was a file before.
+        existed: bool,
         source: std::io::Error,
     },
 }
@@ -209,11 +213,18 @@ impl fmt::Display for SuiteError {
         match self {
             SuiteError::Vectors(e) => write!(f, "invalid vectors: {e}"),
             SuiteError::Expectations(e) => write!(f, "expectations file {e}"),
-            SuiteError::Record { path, source } => write!(
+            SuiteError::Record {
+                path,
+                existed,
+                source,
+            } => write!(
                 f,
-                "the expectations were NOT updated: cannot write {}: {source}; the file keeps \
-                 its previous contents",
-                path.display()
+                "the expectations were NOT updated: cannot write {}: {source}; {}",
+                path.display(),
+                match existed {
+                    true => "the file keeps its previous contents",
+                    false => "no file was created",
+                }
             ),
         }
     }

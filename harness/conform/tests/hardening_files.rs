@@ -374,3 +374,70 @@ fn a_failed_write_to_stdout_is_exit_2() {
     assert!(err.contains("cannot write to stdout"), "{err}");
     assert!(err.contains("No space left"), "{err}");
 }
+
+/// `bip37-conform ARGS` under a file size limit of `blocks` (dash's 512-byte blocks).
+fn limited(blocks: u64, args: &[&str]) -> std::process::Output {
+    let limit = format!("ulimit -f {blocks}; exec \"$@\"");
+    let mut argv = vec!["-c", &limit, "sh", common::conform_binary()];
+    argv.extend_from_slice(args);
+    Command::new("sh").args(argv).output().unwrap()
+}
+
+/// Issue 32: with room for the Markdown only, `matrix --markdown M --json J` left the new M
+/// beside the old J; the pair is written together, so both stay old.
+#[test]
+fn the_matrix_pair_is_written_both_or_neither() {
+    let dir = tempdir("matrix-pair");
+    let (markdown, json) = (dir.join("matrix.md"), dir.join("matrix.json"));
+    let serve = format!("ref={} serve", common::conform_binary());
+    let vectors = common::fixture_vectors();
+    let args = [
+        "matrix",
+        "--impl",
+        &serve,
+        "--vectors",
+        vectors.to_str().unwrap(),
+        "--markdown",
+        markdown.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    let out = conform(&args);
+    assert_eq!(code(&out), 0, "{}", text(&out.stderr));
+    let sizes = [&markdown, &json].map(|f| std::fs::metadata(f).unwrap().len());
+    let blocks = sizes[0].div_ceil(512);
+    assert!(sizes[1] > blocks * 512, "the JSON must not fit: {sizes:?}");
+    std::fs::write(&markdown, "old markdown").unwrap();
+    std::fs::write(&json, "old json").unwrap();
+    let before = snapshot(&dir);
+    let out = limited(blocks, &args);
+    let err = text(&out.stderr);
+    assert_eq!(code(&out), 2, "{err}");
+    assert!(err.contains("none of them changed"), "{err}");
+    assert_eq!(snapshot(&dir), before, "the pair changed");
+}
+
+/// Issue 32: an update that cannot create a new expectations file said the file "keeps its
+/// previous contents"; there were none.
+#[test]
+fn a_failed_update_of_a_new_expectations_file_says_none_was_created() {
+    let dir = tempdir("new-expectations");
+    let file = dir.join("expectations.toml");
+    let args = [
+        "run",
+        "--builtin",
+        "mutant:murmur-tail",
+        "--expectations",
+        file.to_str().unwrap(),
+        "--update-expectations",
+    ];
+    let out = limited(1, &args);
+    let err = text(&out.stderr);
+    assert_eq!(code(&out), 2, "{err}");
+    assert!(
+        err.contains("NOT updated") && err.contains("no file was created"),
+        "{err}"
+    );
+    assert!(!err.contains("previous contents"), "{err}");
+    assert!(snapshot(&dir).is_empty());
+}

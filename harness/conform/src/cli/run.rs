@@ -54,10 +54,15 @@ pub fn run(args: &RunArgs) -> u8 {
     let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
     if let (Some(path), true) = (&args.expectations, args.update_expectations) {
         let updated = expectations.updated(&raw, &known, args.record_crashes);
+        let existed = path.symlink_metadata().is_ok();
         if let Err(e) = bip37_harness::atomic_file::write(path, updated.to_toml().as_bytes()) {
+            let kept = match existed {
+                true => "the file keeps its previous contents",
+                false => "no file was created",
+            };
             return harness_error(&format!(
-                "the expectations were NOT updated: cannot write {}: {e}; the file keeps its \
-                 previous contents, without the {} expected failures of this run",
+                "the expectations were NOT updated: cannot write {}: {e}; {kept}, without the \
+                 {} expected failures of this run",
                 path.display(),
                 updated.failures.len()
             ));

@@ -140,12 +140,23 @@ pub fn run(args: &MatrixArgs) -> u8 {
         Ok(lock) => lock,
         Err(e) => return fail(exit::HARNESS_ERROR, &e.to_string()),
     };
-    for (path, text) in outputs {
-        if let Some(path) = path {
-            if let Err(e) = write(path, &text) {
-                return fail(exit::HARNESS_ERROR, &e);
-            }
-        }
+    // And written together: both files or neither (a full disk keeps the old pair).
+    let pair: Vec<(&Path, &[u8])> = outputs
+        .iter()
+        .filter_map(|(path, text)| path.map(|path| (path, text.as_bytes())))
+        .collect();
+    if let Err(e) = bip37_harness::atomic_file::write_together(&pair) {
+        let names: Vec<String> = pair.iter().map(|(p, _)| p.display().to_string()).collect();
+        return fail(
+            exit::HARNESS_ERROR,
+            &format!(
+                "cannot write {}: {e}; none of them changed",
+                names.join(" and ")
+            ),
+        );
+    }
+    for (path, _) in pair {
+        bip37_harness::say!("bip37-conform matrix: wrote {}", path.display());
     }
     exit::CONFORMANT
 }
@@ -265,13 +276,6 @@ fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
     for output in args.markdown.iter().chain(&args.json) {
         refuse_overwriting(output, &inputs).map_err(|e| e.to_string())?;
     }
-    Ok(())
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    bip37_harness::atomic_file::write(path, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    bip37_harness::say!("bip37-conform matrix: wrote {}", path.display());
     Ok(())
 }
 
