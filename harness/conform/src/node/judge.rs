@@ -159,9 +159,14 @@ pub fn judge_family(
             duration,
         };
     }
+    // Probes, not messages: a probe whose merkleblock and tx both differ counts once.
+    let disagreeing: std::collections::BTreeSet<&str> = disagreements
+        .iter()
+        .map(|d| crate::regen::probes::Findings::probe_of(d))
+        .collect();
     let otherwise = format!(
         "{} of {probes} probes answered otherwise than the reference",
-        disagreements.len()
+        disagreeing.len()
     );
     let shown: Vec<&str> = disagreements.iter().take(3).map(String::as_str).collect();
     TestResult {
@@ -382,5 +387,17 @@ mod tests {
         let failed = judge_family(&check, 13, &["places/x: differs".into()], Duration::ZERO);
         assert_eq!(failed.state, State::WrongValue);
         assert!(failed.difference.unwrap().contains("places/x"));
+        // Issue 32: "24 of 12 probes" counted messages; a probe differing twice is one.
+        let twice = [
+            "places/x: merkleblock differs".into(),
+            "places/x: tx differs".into(),
+            "places/y: merkleblock differs".into(),
+        ];
+        let failed = judge_family(&check, 2, &twice, Duration::ZERO);
+        assert!(
+            failed.message.starts_with("2 of 2 probes"),
+            "{}",
+            failed.message
+        );
     }
 }

@@ -31,6 +31,14 @@ impl Findings {
         self.disagreements.push(format!("{id}: {detail}"));
     }
 
+    /// The probe a line of `disagreements` is about: one probe may disagree in several
+    /// messages (its `merkleblock` and its `tx`), each a line.
+    pub fn probe_of(disagreement: &str) -> &str {
+        disagreement
+            .split_once(": ")
+            .map_or(disagreement, |(id, _)| id)
+    }
+
     /// Something to report that is not a failure.
     pub fn note(&mut self, text: String) {
         self.notes.push(text);
