@@ -135,6 +135,8 @@ fn an_adapter_does_not_outlive_a_killed_run() {
         &hang.join(" "),
         "--timeout",
         "60s",
+        "--id",
+        "mini/*",
         "--vectors",
         vectors.to_str().unwrap(),
     ];
@@ -149,6 +151,8 @@ fn an_adapter_does_not_outlive_a_killed_run() {
         1,
         "no adapter"
     );
+    // The hung request is in flight by now: the adapter sleeps, deaf to its stdin closing.
+    std::thread::sleep(Duration::from_millis(500));
     tool.kill().unwrap();
     tool.wait().unwrap();
     assert_eq!(
