@@ -77,34 +77,47 @@ fn blocks(data: &[u8]) -> (impl Iterator<Item = u32> + '_, Option<u32>) {
 ///
 /// The 20-byte element (hash160) gets a copy compiled for its length: blocks fully unrolled
 /// and no tail; against Core's own compiled `MurmurHash3` (the vs_core bench of
-/// adapters/bitcoin-core, AMD EPYC) it takes 0.68-0.72 of Core's time. The other sizes go
-/// through the eight-block loop (`GROUP`): the txid (32 B) and outpoint (36 B) had copies too,
-/// and there they measured 1.03 and 1.06 of Core's time where the loop gives 0.82-0.84 and
-/// 0.89-0.97 (each two runs of five and seven rounds); the public keys (33 and 65 B) lost
-/// theirs earlier, for the same reason on the Intel Xeon the machine had then.
+/// adapters/bitcoin-core, AMD EPYC) it takes 0.68-0.89 of Core's time. The other sizes go
+/// through the unrolled loops ([`GROUP`], [`LONG_GROUP`]): the txid (32 B) and outpoint (36 B)
+/// had copies too, and were slower with them on each CPU the machine has had (see `GROUP`).
 pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
     match data.len() {
-        20 => murmur3_any(seed, &data[..20]),
-        _ => murmur3_any(seed, data),
+        20 => murmur3_any::<GROUP>(seed, &data[..20]),
+        n if n >= LONG => murmur3_any::<LONG_GROUP>(seed, data),
+        _ => murmur3_any::<GROUP>(seed, data),
     }
 }
 
-/// Bytes per pass of the general loop: eight blocks, unrolled. A call's chain of blocks is
-/// latency-bound (xor, rotate, `lea`) in Core's loop and in this one alike, but calls on
-/// independent inputs (a filter's hash functions, a batch of elements) overlap, and there the
-/// instructions per block count: by the disassembly, Core's loop (GCC -O2) issues eight uops a
-/// block and the one-block loop LLVM made of this function nine (an indexed load that does not
-/// fuse, and its counter). Against a C rewrite of Core's function (GCC -O2, on the Intel Xeon
-/// the machine had then), one block per pass gave 0.93-0.96 of Core's speed at 520 B, four
-/// 0.996-0.998 and eight 0.99-1.00 (five builds, which move a case by ±2-3% through code
-/// placement). Against Core's own build on the AMD EPYC (vs_core): 0.95-0.96 of Core's time at
-/// 520 B and 0.96-0.99 at 4 KiB, single rounds 0.84-1.02: one chain, at Core's speed.
-const GROUP: usize = 32;
+/// Bytes per pass of the general loop below [`LONG`] bytes: four blocks, unrolled. A call's
+/// chain of blocks is latency-bound (xor, rotate, `lea`) in Core's loop and in this one alike,
+/// but calls on independent inputs (a filter's hash functions, a batch of elements) overlap,
+/// and there the instructions around the blocks count. On the AMD EPYC of 2026-12 (Zen 4,
+/// family 25 model 17), against Core's own compiled `MurmurHash3` (vs_core, seven rounds, two
+/// builds): eight blocks a pass gave 0.98-1.00 of Core's time at 32 B, 0.97-0.98 at 33 B and
+/// 1.05-1.06 at 36 B; four give 0.87, 0.87-0.88 and 0.88-0.90, and 0.91-0.94 at 65 B. Per-size
+/// copies of 32, 33 and 36 B (the length known, every block unrolled) were slower again:
+/// 1.13-1.18. On the Zen 3 the machine had before, eight blocks had been the best (0.82-0.97
+/// from 32 to 36 B), so the figure to trust is the bench's on the machine at hand.
+const GROUP: usize = 16;
+
+/// Bytes per pass for an element of at least [`LONG`] bytes: thirty-two blocks, unrolled. With
+/// eight blocks a pass, the loop's own counter and branch cost a few per cent against Core's
+/// one chain on long data: vs_core gave 1.02 of Core's time at 520 B and 1.04 at 4 KiB (Zen 3,
+/// 20 interleaved rounds); thirty-two blocks gave 0.97 and 0.98 there (seven rounds), and
+/// 0.99-1.01 on the Zen 4. They are kept to long data: sixty-four-byte passes for every length
+/// made the txid and outpoint (32 to 36 B) slower, 1.14-1.21 of Core's time, because a short
+/// element then never runs the unrolled body and falls to the one-block remainder.
+const LONG_GROUP: usize = 128;
+
+/// The length from which [`LONG_GROUP`] is used: below it an element has at most a few
+/// passes, and the shorter group's code (already in the cache for the filters' 20 to 65-byte
+/// elements) is as fast.
+const LONG: usize = 256;
 
 /// MurmurHash3 x86_32 of `data` of any length.
 #[inline(always)]
-fn murmur3_any(seed: u32, data: &[u8]) -> u32 {
-    let (groups, rest) = data.as_chunks::<GROUP>();
+fn murmur3_any<const G: usize>(seed: u32, data: &[u8]) -> u32 {
+    let (groups, rest) = data.as_chunks::<G>();
     let mut h = seed;
     for group in groups {
         for block in group.as_chunks::<4>().0 {
@@ -205,10 +218,13 @@ mod tests {
 
     #[test]
     fn every_length_hashes_as_the_mur3_crate_does() {
-        // Covers the length with its own unrolled copy (20), the eight-block group (32) and their
-        // neighbours, with every tail length.
-        let data: Vec<u8> = (0..=255).map(|i: u8| i.wrapping_mul(151)).collect();
-        for len in 0..data.len() {
+        // Covers the length with its own unrolled copy (20), the four-block group (16), the
+        // long group from `LONG` on (256, 128-byte passes) and their neighbours, with every tail
+        // length and up to four long passes plus a partial one.
+        let data: Vec<u8> = (0..=700u32)
+            .map(|i| (i as u8).wrapping_mul(151) ^ (i >> 8) as u8)
+            .collect();
+        for len in 0..=data.len() {
             for seed in [0, 0xFBA4_C795, u32::MAX] {
                 let expected = mur3::murmurhash3_x86_32(&data[..len], seed);
                 assert_eq!(murmur3(seed, &data[..len]), expected, "length {len}");
