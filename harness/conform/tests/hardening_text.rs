@@ -40,7 +40,7 @@ fn bidirectional_controls_from_outside_are_escaped_in_every_report() {
     let vectors = vectors_with_a_trojan_comment(&dir);
     let vectors = vectors.to_str().unwrap();
     let adapter = common::adapter("bidi_name").join(" ");
-    for format in ["human", "markdown", "junit", "tap", "json"] {
+    for format in ["human", "markdown", "junit", "tap", "json", "html"] {
         let out = conform(&[
             "run",
             "--impl",
