@@ -62,7 +62,9 @@ svg.bits{border:1px solid #888;display:block}
 
 /// The page's script, hashed into its Content-Security-Policy: the filters (each
 /// `select[data-filter=K]` keeps the `[data-row]` elements whose `data-K` lists its value), the
-/// count that follows them (`#shown`), and every `details` opened to print. It reads and sets
+/// count that follows them (`#shown`, also `data-shown`), filters set from the address
+/// (`page.html#filter:state=crash&op=buildFilter`, so a filtered view can be linked and
+/// checked), and every `details` opened to print. It reads and sets
 /// attributes and `textContent` only.
 pub const SCRIPT: &str = r#"
 (function(){
@@ -81,6 +83,12 @@ function apply(){
  });
  if(shown){shown.textContent=String(n);shown.setAttribute('data-shown',String(n));}
 }
+var h=decodeURIComponent(location.hash||'');
+if(h.indexOf('#filter:')===0){h.slice(8).split('&').forEach(function(kv){
+ var p=kv.split('=');sel.forEach(function(s){
+  if(s.getAttribute('data-filter')===p[0]&&[].some.call(s.options,function(o){return o.value===p[1];}))s.value=p[1];
+ });
+});}
 sel.forEach(function(s){s.addEventListener('change',apply);});
 apply();
 window.addEventListener('beforeprint',function(){
