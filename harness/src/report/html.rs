@@ -24,6 +24,10 @@ use std::fmt::Write;
 /// Values longer than this are cut in the HTML report's text (the hex diff shows bytes whole).
 const VALUE_LIMIT: usize = 4000;
 
+/// The failures shown open; the others are closed until their summary is opened (a run with
+/// hundreds of failures opens fast).
+const OPEN_FAILURES: usize = 20;
+
 /// Rows of 16 bytes a hex diff shows at most; the rest are summarised.
 const HEX_ROWS: usize = 200;
 
@@ -64,7 +68,8 @@ svg.bits{border:1px solid #888;display:block}
 /// `select[data-filter=K]` keeps the `[data-row]` elements whose `data-K` lists its value), the
 /// count that follows them (`#shown`, also `data-shown`), filters set from the address
 /// (`page.html#filter:state=crash&op=buildFilter`, so a filtered view can be linked and
-/// checked), and every `details` opened to print. It reads and sets
+/// checked), every `details` opened to print, and the milliseconds from navigation to the
+/// script's end and to the load event (`data-ready-ms`, `data-load-ms` on `body`). It reads and sets
 /// attributes and `textContent` only.
 pub const SCRIPT: &str = r#"
 (function(){
@@ -95,6 +100,10 @@ window.addEventListener('beforeprint',function(){
  [].slice.call(document.querySelectorAll('details')).forEach(function(d){d.open=true;});
 });
 document.body.setAttribute('data-script','ran');
+document.body.setAttribute('data-ready-ms',String(Math.round(performance.now())));
+window.addEventListener('load',function(){
+ document.body.setAttribute('data-load-ms',String(Math.round(performance.now())));
+});
 })();
 "#;
 
@@ -316,8 +325,15 @@ pub fn render(run: &Run) -> String {
         body.push_str("<p>None.</p>\n");
     }
     let mut pictures = 0;
-    for (i, r) in &failures {
-        body.push_str(&failure(*i, r, &mut pictures));
+    if failures.len() > OPEN_FAILURES {
+        let _ = writeln!(
+            body,
+            "<p>The first {OPEN_FAILURES} are open; open the others with their summary line \
+             (all open when printed).</p>"
+        );
+    }
+    for (n, (i, r)) in failures.iter().enumerate() {
+        body.push_str(&failure(*i, r, n < OPEN_FAILURES, &mut pictures));
     }
     body.push_str(&tests_table(run));
     page(&format!("bip37-conform: {}", run.implementation), &body)
@@ -427,12 +443,13 @@ fn tests_table(run: &Run) -> String {
 }
 
 /// One failure: its details, hex diffs, filter pictures and how to reproduce it.
-fn failure(index: usize, r: &TestResult, pictures: &mut usize) -> String {
+fn failure(index: usize, r: &TestResult, open: bool, pictures: &mut usize) -> String {
     let test = &r.test;
     let mut out = format!(
-        "<details class=\"failure\" id=\"f{index}\" data-state=\"{}\" open>\n<summary>{} \
+        "<details class=\"failure\" id=\"f{index}\" data-state=\"{}\"{}>\n<summary>{} \
          <code>{}</code> ({})</summary>\n<dl class=\"meta\">",
         r.state.as_str(),
+        if open { " open" } else { "" },
         state_badge(r.state.as_str()),
         esc(&test.case.id),
         esc(test.request.op().as_str())
