@@ -787,7 +787,8 @@ pub fn filter_pictures(
     element_bits.sort_unstable();
     element_bits.dedup();
     let mut out = format!(
-        "<h3>Filter <code>{}</code> as bits</h3>\n<div class=\"pics\">\n",
+        "<h3 id=\"bits{}\">Filter <code>{}</code> as bits</h3>\n<div class=\"pics\">\n",
+        *pictures + 1,
         esc(path)
     );
     let mut side = |label: &str, f: &Filter, other: Option<&Filter>| {
@@ -830,7 +831,7 @@ pub fn filter_pictures(
         "<p class=\"legend\">Bit <var>i</var> is byte <var>i</var>/8, bit <var>i</var> mod 8 \
          (least significant first, as Core's <code>vData[i &gt;&gt; 3] &amp; (1 &lt;&lt; (7 &amp; \
          i))</code>), drawn at row <var>i</var>/{cols}, column <var>i</var> mod {cols}. ■ set, □ \
-         clear, ✕ differs, ○ selected by an inserted element in the expected filter.</p>",
+         clear, a red outline: differs (each listed below), ○ selected by an inserted element in the expected filter.</p>",
         cols = columns(bits)
     );
     if !differing.is_empty() {
@@ -908,7 +909,7 @@ fn bits_svg(
     let cols = columns(bits.max(differing.last().map(|d| d + 1).unwrap_or(0)));
     let cell = match bits {
         0..=64 => 20,
-        65..=512 => 14,
+        65..=512 => 16,
         513..=4096 => 8,
         _ => 5,
     };
@@ -923,17 +924,19 @@ fn bits_svg(
             i / cols * cell
         );
     }
+    // A differing bit is outlined inside its cell, its fill (set or clear) still visible.
+    let outline = (cell as f64 / 5.0).max(1.0);
+    let side = cell as f64 - outline;
     let mut cross = String::new();
     for &i in differing.iter().filter(|&&i| i < bits.max(1)) {
-        let (x, y) = (i % cols * cell, i / cols * cell);
-        let _ = write!(
-            cross,
-            "M{x} {y}l{cell} {cell}M{} {y}l-{cell} {cell}",
-            x + cell
+        let (x, y) = (
+            (i % cols * cell) as f64 + outline / 2.0,
+            (i / cols * cell) as f64 + outline / 2.0,
         );
+        let _ = write!(cross, "M{x:.1} {y:.1}h{side:.1}v{side:.1}h-{side:.1}z");
     }
     let mut rings = String::new();
-    let r = cell as f64 * 0.3;
+    let r = cell as f64 * 0.2;
     for &i in element_bits.iter().filter(|&&i| i < bits) {
         let (cx, cy) = (
             (i % cols * cell) as f64 + cell as f64 / 2.0,
@@ -962,17 +965,13 @@ fn bits_svg(
          viewBox=\"0 0 {w} {h}\" xmlns=\"http://www.w3.org/2000/svg\"><title id=\"t{id}\">{} \
          filter: {} bits, {} set, {} differing</title><rect width=\"{w}\" height=\"{h}\" \
          fill=\"#fff\"/>{grid}<path d=\"{set}\" fill=\"#222\"/><path d=\"{rings}\" fill=\"none\" \
-         stroke=\"#fff\" stroke-width=\"{:.1}\"/><path d=\"{rings}\" fill=\"none\" \
-         stroke=\"#1a6cff\" stroke-width=\"{:.1}\"/><path d=\"{cross}\" stroke=\"#fff\" \
-         stroke-width=\"{:.1}\"/><path d=\"{cross}\" stroke=\"#e00\" stroke-width=\"{:.1}\"/></svg>",
+         stroke=\"#4d94ff\" stroke-width=\"{:.1}\"/><path d=\"{cross}\" fill=\"none\" \
+         stroke=\"#e00\" stroke-width=\"{outline:.1}\"/></svg>",
         esc(label),
         bits,
         (0..bits).filter(|&i| bit(&f.data, i) == Some(true)).count(),
         differing.len(),
-        sw * 1.2,
         sw * 0.6,
-        sw * 2.0,
-        sw
     )
 }
 
@@ -1100,7 +1099,7 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("<mark>"));
-        assert!(page.contains("Filter <code>filterload</code> as bits"));
+        assert!(page.contains("<h3 id=\"bits1\">Filter <code>filterload</code> as bits"));
         assert!(page.contains("<svg class=\"bits\""));
         assert!(page.contains("2 bits differ"), "{page}");
         assert!(page.contains("hash functions</dt><dd>5"));
