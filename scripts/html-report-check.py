@@ -37,7 +37,7 @@ ALLOWED_TAGS = {
     "html", "head", "meta", "title", "style", "body", "script", "a", "main", "header", "section",
     "h1", "h2", "h3", "p", "ul", "li", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th",
     "td", "span", "strong", "code", "pre", "var", "mark", "details", "summary", "div", "label",
-    "select", "option", "figure", "figcaption", "svg", "rect", "path", "defs", "pattern",
+    "select", "option", "figure", "figcaption", "svg", "rect", "path", "defs", "pattern", "text",
 }
 PROBLEMS = []
 

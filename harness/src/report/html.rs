@@ -335,6 +335,7 @@ pub fn render(run: &Run) -> String {
     for (n, (i, r)) in failures.iter().enumerate() {
         body.push_str(&failure(*i, r, n < OPEN_FAILURES, &mut pictures));
     }
+    body.push_str(&sizing_section(run));
     body.push_str(&tests_table(run));
     page(&format!("bip37-conform: {}", run.implementation), &body)
 }
@@ -975,6 +976,163 @@ fn bits_svg(
     )
 }
 
+/// A sizing test's point: its inputs and the expected and actual (bytes, functions).
+struct SizingPoint {
+    n: f64,
+    p: f64,
+    expected: (f64, f64),
+    actual: Option<(f64, f64)>,
+    state: State,
+    id: String,
+}
+
+fn sizing_points(run: &Run) -> Vec<SizingPoint> {
+    let pair = |v: &Value| {
+        Some((
+            v.get("filterBytes")?.as_f64()?,
+            v.get("hashFuncs")?.as_f64()?,
+        ))
+    };
+    (run.results.iter())
+        .filter(|r| r.test.request.op().as_str() == "sizing")
+        .filter_map(|r| {
+            let input = r.test.request.input_json();
+            let n = input.get("nElements")?.as_f64()?;
+            let p = input.get("fpRate")?.as_f64()?;
+            let expected = pair(&r.test.expected.as_ref()?.to_json())?;
+            let actual = match &r.answer {
+                Answer::Ok(output) => pair(&output.to_json()),
+                _ => None,
+            };
+            (n > 0.0 && p > 0.0 && p < 1.0).then(|| SizingPoint {
+                n,
+                p,
+                expected,
+                actual,
+                state: r.state,
+                id: r.test.case.id.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The sizing tests' expected and actual filter bytes and hash functions plotted against the
+/// filter the inputs ask for (its ideal bits, -n ln p / ln² 2), with the same in a table.
+fn sizing_section(run: &Run) -> String {
+    let points = sizing_points(run);
+    if points.is_empty() {
+        return String::new();
+    }
+    let ideal = |pt: &SizingPoint| -pt.n * pt.p.ln() / (2f64.ln() * 2f64.ln());
+    let xs: Vec<f64> = points.iter().map(|pt| ideal(pt).max(1.0).log10()).collect();
+    let (x0, x1) = (
+        xs.iter().copied().fold(f64::INFINITY, f64::min).floor(),
+        xs.iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max)
+            .ceil()
+            .max(1.0),
+    );
+    let (w, h, pad) = (520.0, 220.0, 40.0);
+    let sx = |x: f64| pad + (x - x0) / (x1 - x0).max(1.0) * (w - 2.0 * pad);
+    let mut out = String::from(
+        "<h2 id=\"sizing\">Sizing: expected and actual against the inputs</h2>\n<p>Each sizing \
+         test at the filter its inputs ask for (ideal bits −n·ln p / ln²2, log scale): ○ \
+         expected, ✕ actual (a ✕ inside its ○ agrees).</p>\n<div class=\"pics\">",
+    );
+    for (label, pick, log) in [
+        ("filter bytes (log scale)", 0usize, true),
+        ("hash functions", 1usize, false),
+    ] {
+        let value = |pair: (f64, f64)| if pick == 0 { pair.0 } else { pair.1 };
+        let scale = |v: f64| if log { (v + 1.0).log10() } else { v };
+        let top = (points.iter())
+            .flat_map(|pt| [Some(pt.expected), pt.actual])
+            .flatten()
+            .map(|pair| scale(value(pair)))
+            .fold(1.0, f64::max);
+        let sy = |v: f64| h - pad - scale(v) / top * (h - 2.0 * pad);
+        let mut circles = String::new();
+        let mut crosses = String::new();
+        for (pt, x) in points.iter().zip(&xs) {
+            let (cx, cy) = (sx(*x), sy(value(pt.expected)));
+            let _ = write!(
+                circles,
+                "M{:.1} {cy:.1}a4 4 0 1 0 8 0a4 4 0 1 0 -8 0",
+                cx - 4.0
+            );
+            if let Some(actual) = pt.actual {
+                let (ax, ay) = (sx(*x), sy(value(actual)));
+                let _ = write!(
+                    crosses,
+                    "M{:.1} {:.1}l6 6M{:.1} {:.1}l-6 6",
+                    ax - 3.0,
+                    ay - 3.0,
+                    ax + 3.0,
+                    ay - 3.0
+                );
+            }
+        }
+        let top_label = match log {
+            true => format!("{:.0}", 10f64.powf(top) - 1.0),
+            false => format!("{top:.0}"),
+        };
+        let _ = write!(
+            out,
+            "<figure><figcaption>{label}</figcaption><svg class=\"bits\" role=\"img\" \
+             aria-label=\"{label} of each sizing test, expected and actual\" width=\"{w}\" \
+             height=\"{h}\" viewBox=\"0 0 {w} {h}\" xmlns=\"http://www.w3.org/2000/svg\">\
+             <rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/><path d=\"M{pad} {pad}V{b}H{r}\" \
+             fill=\"none\" stroke=\"#555\"/><text x=\"2\" y=\"{pad}\" font-size=\"11\">{top_label}\
+             </text><text x=\"{pad}\" y=\"{tl}\" font-size=\"11\">10^{x0}</text><text x=\"{xr}\" \
+             y=\"{tl}\" font-size=\"11\">10^{x1} bits</text><path d=\"{circles}\" fill=\"none\" \
+             stroke=\"#222\" stroke-width=\"1.5\"/><path d=\"{crosses}\" stroke=\"#e00\" \
+             stroke-width=\"2\"/></svg></figure>",
+            b = h - pad,
+            r = w - pad,
+            tl = h - pad + 16.0,
+            xr = w - pad - 60.0,
+        );
+    }
+    out.push_str(
+        "</div>\n<table><thead><tr><th>test</th><th>nElements</th><th>fpRate</th>\
+         <th>expected bytes, functions</th><th>actual bytes, functions</th><th>state</th></tr>\
+         </thead><tbody>\n",
+    );
+    for pt in &points {
+        let actual = match pt.actual {
+            Some(a) if a == pt.expected => format!("{}, {}", a.0, a.1),
+            Some(a) => format!(
+                "{}, {}",
+                if a.0 != pt.expected.0 {
+                    format!("<mark>{}</mark>", a.0)
+                } else {
+                    a.0.to_string()
+                },
+                if a.1 != pt.expected.1 {
+                    format!("<mark>{}</mark>", a.1)
+                } else {
+                    a.1.to_string()
+                }
+            ),
+            None => "no value".into(),
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}, {}</td><td>{actual}</td>\
+             <td>{}</td></tr>",
+            esc(&pt.id),
+            pt.n,
+            pt.p,
+            pt.expected.0,
+            pt.expected.1,
+            state_badge(pt.state.as_str())
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1106,6 +1264,33 @@ mod tests {
         assert!(page.contains("Bits the 3 inserted elements select"));
         assert!(page.contains("<strong>likely</strong> MsbFirstBits"));
         assert!(page.contains("--id &#39;filter/core-insert-serialize&#39;"));
+    }
+
+    #[test]
+    fn sizing_tests_are_plotted_and_tabled() {
+        let mut run = run_of("n 1", true);
+        let tests: Vec<crate::vectors::LoadedTest> = crate::vectors::embedded::load()
+            .unwrap()
+            .into_iter()
+            .flat_map(|f| f.tests)
+            .collect();
+        let sizing = (tests.iter())
+            .find(|t| t.case.id == "sizing/core-n3-p0.01")
+            .unwrap()
+            .clone();
+        run.results.push(TestResult {
+            answer: Answer::Ok(sizing.expected.clone().unwrap()),
+            test: sizing,
+            state: State::Pass,
+            message: String::new(),
+            difference: None,
+            diagnosis: None,
+            duration: Default::default(),
+        });
+        let page = render(&run);
+        assert!(page.contains("<h2 id=\"sizing\">"), "{page}");
+        assert!(page.contains("<td><code>sizing/core-n3-p0.01</code></td><td>3</td><td>0.01</td><td>3, 5</td><td>3, 5</td>"), "{page}");
+        assert!(!render(&run_of("n 1", true)).contains("id=\"sizing\""));
     }
 
     #[test]
