@@ -52,6 +52,7 @@ td.c-wrongValue,td.c-rejectedValid,td.c-acceptedInvalid,td.c-protocolError,td.c-
 td.c-crash,td.c-timeout,td.c-notRun{background:#e8a19b}
 details.failure{border:1px solid #ccc;margin:.6em 0;padding:.3em .6em}details.failure>summary{cursor:pointer;font-weight:600}
 summary:focus-visible,a:focus-visible,select:focus-visible,button:focus-visible{outline:3px solid #1a6cff;outline-offset:2px}
+.seq code{word-break:break-all}.seq td{max-width:30em}
 .hexdiff td{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;white-space:pre}
 mark{background:#ffd54a;color:#000;font-weight:700;text-decoration:underline}
 .pics{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}figure{margin:0}figcaption{font-weight:600}
@@ -482,6 +483,9 @@ fn failure(index: usize, r: &TestResult, open: bool, pictures: &mut usize) -> St
         }
     }
     let input = test.request.input_json();
+    if test.request.op().as_str() == "sequence" {
+        out.push_str(&sequence_table(&input, expected.as_ref(), actual.as_ref()));
+    }
     let e_filters = expected
         .as_ref()
         .map(|e| filters(e, &input))
@@ -519,6 +523,67 @@ fn failure(index: usize, r: &TestResult, open: bool, pictures: &mut usize) -> St
             shell_quote(&test.case.id)
         ))
     );
+    out
+}
+
+/// `value` as compact JSON, cut to `max` characters.
+fn short_json(value: Option<&Value>, max: usize) -> String {
+    let Some(value) = value else {
+        return "—".into();
+    };
+    let text = value.to_string();
+    match text.chars().count() > max {
+        true => format!("{}…", text.chars().take(max).collect::<String>()),
+        false => text,
+    }
+}
+
+/// A sequence (a node check, a session of messages): each message sent in order beside what
+/// Core does and what the implementation did, the steps that disagree marked.
+fn sequence_table(input: &Value, expected: Option<&Value>, actual: Option<&Value>) -> String {
+    let list = |v: Option<&Value>, key: &str| {
+        v.and_then(|v| v.get(key))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let steps = list(Some(input), "steps");
+    let expected = list(expected, "results");
+    let actual = list(actual, "results");
+    let n = steps.len().max(expected.len()).max(actual.len());
+    if n == 0 {
+        return String::new();
+    }
+    let disagreeing = (0..n).filter(|&i| expected.get(i) != actual.get(i)).count();
+    let mut out = format!(
+        "<h3>The messages in order</h3>\n<p>{n} steps; {disagreeing} answered otherwise than \
+         Core (marked ≠).</p>\n<table class=\"seq\"><thead><tr><th>#</th><th></th><th>sent</th>\
+         <th>Core</th><th>received</th></tr></thead><tbody>\n"
+    );
+    for i in 0..n {
+        let differs = expected.get(i) != actual.get(i);
+        let step = steps.get(i);
+        let name = step
+            .and_then(|s| s.get("step"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let received = esc(&short_json(actual.get(i), 300));
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td><strong>{}</strong> <code>{}</code></td>\
+             <td><code>{}</code></td><td><code>{}</code></td></tr>",
+            i + 1,
+            if differs { "≠" } else { "" },
+            esc(name),
+            esc(&short_json(step, 120)),
+            esc(&short_json(expected.get(i), 300)),
+            match differs {
+                true => format!("<mark>{received}</mark>"),
+                false => received,
+            }
+        );
+    }
+    out.push_str("</tbody></table>\n");
     out
 }
 
@@ -1291,6 +1356,25 @@ mod tests {
         assert!(page.contains("<h2 id=\"sizing\">"), "{page}");
         assert!(page.contains("<td><code>sizing/core-n3-p0.01</code></td><td>3</td><td>0.01</td><td>3, 5</td><td>3, 5</td>"), "{page}");
         assert!(!render(&run_of("n 1", true)).contains("id=\"sizing\""));
+    }
+
+    #[test]
+    fn a_sequence_shows_its_messages_in_order_with_the_disagreement_marked() {
+        let input = serde_json::json!({"steps": [{"step": "filterload", "payload": "00"}, {"step": "<b>x</b>"}]});
+        let expected =
+            serde_json::json!({"results": [{"outcome": "accepted"}, {"outcome": "misbehaving"}]});
+        let actual =
+            serde_json::json!({"results": [{"outcome": "accepted"}, {"outcome": "accepted"}]});
+        let table = sequence_table(&input, Some(&expected), Some(&actual));
+        assert!(table.contains("2 steps; 1 answered otherwise"), "{table}");
+        assert!(
+            table.contains("<td>2</td><td>≠</td><td><strong>&lt;b&gt;x&lt;/b&gt;</strong>"),
+            "{table}"
+        );
+        assert!(
+            table.contains("<mark>{&quot;outcome&quot;:&quot;accepted&quot;}</mark>"),
+            "{table}"
+        );
     }
 
     #[test]
