@@ -459,7 +459,13 @@ fn failure(index: usize, r: &TestResult, open: bool, pictures: &mut usize) -> St
     for (label, value) in details(r, Some(VALUE_LIMIT)) {
         let shown = match label {
             "diagnosis" => hedged(&value),
-            "input" | "expected" | "actual" | "stderr" => format!("<pre>{}</pre>", esc(&value)),
+            // stderr's lines one under the other, each escaped (a newline inside a line of
+            // any other value is shown as `\n`).
+            "stderr" => format!(
+                "<pre>{}</pre>",
+                value.split('\n').map(esc).collect::<Vec<_>>().join("\n")
+            ),
+            "input" | "expected" | "actual" => format!("<pre>{}</pre>", esc(&value)),
             _ => esc(&value),
         };
         let _ = write!(out, "<dt>{}</dt><dd>{shown}</dd>", esc(label));
