@@ -87,8 +87,16 @@ def run_action(work, inputs, cached_binary):
     path = os.pathsep.join(
         d for d in os.environ["PATH"].split(os.pathsep) if not os.path.exists(os.path.join(d, "bip37-conform"))
     )
-    steps, code = {}, 0
+    steps, code, uploaded = {}, 0, []
     for step in action["runs"]["steps"]:
+        if "uses" in step and step["uses"].startswith("actions/upload-artifact@"):
+            # Reached only after a passing run here (a failed step ends the loop); GitHub runs it
+            # after a failing one too (`if: always()`). The page it uploads must be there.
+            page = evaluate(step["with"]["path"], inputs, steps)
+            if page and not os.path.isfile(os.path.join(workspace, page)):
+                fail(f"the upload step names {page!r}, which the run did not write")
+            uploaded.append(page)
+            continue
         if "uses" in step:
             if not step["uses"].startswith("actions/cache@"):
                 fail(f"unexpected action {step['uses']}")
@@ -169,6 +177,11 @@ def main():
             fail(f"conformant: JUnit has {tests} tests, {failures} failures")
         if "**conformant" not in summary or f"{tests} tests" not in summary:
             fail(f"conformant: the job summary is {summary!r}")
+        page = os.path.join(workspace, outputs.get("html", ""))
+        if outputs.get("html") != "bip37-report.html" or not os.path.isfile(page):
+            fail(f"conformant: no HTML report ({outputs.get('html')!r})")
+        if "artifact `bip37-report`" not in summary:
+            fail(f"conformant: the job summary does not name the HTML report: {summary!r}")
 
         failing = serve + " --mutant murmur-tail"
         outputs, summary, workspace = scenario(
@@ -178,9 +191,12 @@ def main():
                 "selection": "--op murmur3 --id 'murmur3/core-*'",
                 "junit": "reports/junit.xml",
                 "markdown": "reports/summary.md",
+                "html": "",
             },
             1,
         )
+        if outputs.get("html") != "" or os.path.exists(os.path.join(workspace, "bip37-report.html")):
+            fail(f"failing: an HTML report though none was asked for: {outputs.get('html')!r}")
         tests, failures = junit_counts(os.path.join(workspace, "reports/junit.xml"))
         if failures == 0 or tests >= 26:
             fail(f"failing: JUnit has {tests} tests, {failures} failures")

@@ -6,13 +6,15 @@
 #            OS, rustc version and a hash of the sources that make the binary) to $GITHUB_OUTPUT
 #   install  keeps a cached bip37-conform whose key matches, or runs
 #            `cargo install --locked --path <action>/harness/conform` into the root; adds it to $GITHUB_PATH
-#   run      runs the suite against BIP37_IMPL, writes the JUnit report (BIP37_JUNIT) and the
-#            Markdown report (BIP37_MARKDOWN), appends the Markdown to $GITHUB_STEP_SUMMARY,
-#            writes exit-code, junit and markdown to $GITHUB_OUTPUT and exits with the suite's code
+#   run      runs the suite against BIP37_IMPL, writes the JUnit report (BIP37_JUNIT), the
+#            Markdown report (BIP37_MARKDOWN) and, unless BIP37_HTML is empty, the HTML report
+#            (which the next step uploads as the artifact bip37-report), appends the Markdown and
+#            where the HTML page is to $GITHUB_STEP_SUMMARY, writes exit-code, junit, markdown and
+#            html to $GITHUB_OUTPUT and exits with the suite's code
 #
 # Inputs arrive as environment variables (action.yml maps them): BIP37_IMPL, BIP37_EXPECTATIONS,
 # BIP37_SELECTION (extra options, split like a shell would but never run by one), BIP37_JUNIT,
-# BIP37_MARKDOWN, BIP37_ROOT, BIP37_KEY.
+# BIP37_MARKDOWN, BIP37_HTML, BIP37_ROOT, BIP37_KEY.
 set -euo pipefail
 action_path="${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
 : "${GITHUB_OUTPUT:?GITHUB_OUTPUT must be set, as GitHub sets it}"
@@ -41,9 +43,12 @@ run() {
     : "${BIP37_IMPL:?the implementation input is required}" "${GITHUB_STEP_SUMMARY:?}"
     local junit=${BIP37_JUNIT:-bip37-junit.xml} markdown=${BIP37_MARKDOWN:-bip37-summary.md}
     local args=(run --impl "$BIP37_IMPL" --format junit --output "$junit" --report "markdown:$markdown")
+    local html=${BIP37_HTML-bip37-report.html}
     [[ -z "${BIP37_EXPECTATIONS:-}" ]] || args+=(--expectations "$BIP37_EXPECTATIONS")
+    [[ -z "$html" ]] || args+=(--report "html:$html")
     mkdir -p "$(dirname "$junit")" "$(dirname "$markdown")"
-    rm -f "$junit" "$markdown"
+    [[ -z "$html" ]] || mkdir -p "$(dirname "$html")"
+    rm -f "$junit" "$markdown" ${html:+"$html"}
     local code=0 stderr words selection
     stderr=$(mktemp)
     # xargs splits the selection on blanks and honours quotes, and runs nothing.
@@ -69,8 +74,17 @@ run() {
         { echo "## BIP 37 conformance: no report (exit $code)"; echo; echo '```text'
           tail -n 20 "$stderr"; echo '```'; } >>"$GITHUB_STEP_SUMMARY"
     fi
+    if [[ -n "$html" && -f "$html" ]]; then
+        local run_page=""
+        [[ -z "${GITHUB_RUN_ID:-}" ]] ||
+            run_page=" of [this run](${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/$GITHUB_RUN_ID)"
+        printf '\nThe HTML report (`%s`: every failure, its hex diff and its filters as bits) is the artifact `bip37-report`%s.\n' \
+            "$html" "$run_page" >>"$GITHUB_STEP_SUMMARY"
+    else
+        html=""
+    fi
     rm -f "$stderr"
-    { echo "exit-code=$code"; echo "junit=$junit"; echo "markdown=$markdown"; } >>"$GITHUB_OUTPUT"
+    { echo "exit-code=$code"; echo "junit=$junit"; echo "markdown=$markdown"; echo "html=$html"; } >>"$GITHUB_OUTPUT"
     return "$code"
 }
 

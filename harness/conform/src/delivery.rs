@@ -181,6 +181,7 @@ fn format_name(format: Format) -> &'static str {
         Format::Junit => "JUnit",
         Format::Tap => "TAP",
         Format::Markdown => "Markdown",
+        Format::Html => "HTML",
     }
 }
 
@@ -197,7 +198,12 @@ mod tests {
         );
         assert!(parse_report("markdown").is_err());
         assert!(parse_report("markdown:").is_err());
-        let unknown = parse_report("html:x.html").unwrap_err();
-        assert!(unknown.contains("html"), "{unknown}");
+        let (format, _) = parse_report("html:x.html").unwrap();
+        assert_eq!(format, Format::Html);
+        let unknown = parse_report("pdf:x.pdf").unwrap_err();
+        assert!(
+            unknown.contains("pdf") && unknown.contains("html"),
+            "{unknown}"
+        );
     }
 }

@@ -40,7 +40,7 @@ fn bidirectional_controls_from_outside_are_escaped_in_every_report() {
     let vectors = vectors_with_a_trojan_comment(&dir);
     let vectors = vectors.to_str().unwrap();
     let adapter = common::adapter("bidi_name").join(" ");
-    for format in ["human", "markdown", "junit", "tap", "json"] {
+    for format in ["human", "markdown", "junit", "tap", "json", "html"] {
         let out = conform(&[
             "run",
             "--impl",
@@ -60,7 +60,11 @@ fn bidirectional_controls_from_outside_are_escaped_in_every_report() {
         assert!(report.to_lowercase().contains("202e"), "{format}: {report}");
         assert_eq!(hidden(&report), [], "{format}: {report}");
     }
-    let (markdown, json) = (dir.join("matrix.md"), dir.join("matrix.json"));
+    let (markdown, json, html) = (
+        dir.join("matrix.md"),
+        dir.join("matrix.json"),
+        dir.join("matrix.html"),
+    );
     let out = conform(&[
         "matrix",
         "--impl",
@@ -73,9 +77,11 @@ fn bidirectional_controls_from_outside_are_escaped_in_every_report() {
         markdown.to_str().unwrap(),
         "--json",
         json.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
     ]);
     assert_eq!(code(&out), 0, "{}", text(&out.stderr));
-    for file in [markdown, json] {
+    for file in [markdown, json, html] {
         let report = std::fs::read_to_string(&file).unwrap();
         assert!(report.contains("202e"), "{}: {report}", file.display());
         assert_eq!(hidden(&report), [], "{}: {report}", file.display());

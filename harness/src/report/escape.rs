@@ -12,8 +12,9 @@
 //!
 //! One rule per output kind, used by every command: [`control`] for the terminal (the human
 //! report, every line of `adapters`), [`markdown_text`] and [`code_span`] for Markdown (the
-//! Markdown report, the matrix, the findings page), [`json`] for JSON, and JUnit's own
-//! escaping, which calls [`is_hidden`].
+//! Markdown report, the matrix, the findings page), [`json`] for JSON, [`html`] for HTML (the
+//! HTML report, the matrix's and the findings' pages), and JUnit's own escaping, which calls
+//! [`is_hidden`].
 
 use std::borrow::Cow;
 
@@ -165,6 +166,24 @@ pub fn json(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as HTML text or a double- or single-quoted attribute value: hidden characters
+/// escaped as in [`control`] (visible `\u{202e}`, `\n`), then `&`, `<`, `>`, `"` and `'`
+/// written as entities, so no text can open a tag, end an attribute or start an entity.
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in control(text).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,6 +251,20 @@ mod tests {
         ] {
             assert_eq!(markdown_text(text), inert, "{text}");
         }
+    }
+
+    #[test]
+    fn html_text_opens_no_tag_and_ends_no_attribute() {
+        let hostile = "\"><img src=x onerror=alert(1)>&amp;'\u{2028}\u{202e}";
+        let text = html(hostile);
+        for raw in ['<', '>', '"', '\'', '\u{2028}', '\u{202e}'] {
+            assert!(!text.contains(raw), "{text}");
+        }
+        assert!(text.starts_with("&quot;&gt;&lt;img"), "{text}");
+        assert!(
+            text.contains("&amp;amp;") && text.contains("\\u{2028}"),
+            "{text}"
+        );
     }
 
     /// Issue 32: U+2028 and U+2029 reached every report format raw.

@@ -1,10 +1,12 @@
 //! Reports of a run in the formats CI systems and people read: [`human`] (colour only on a
-//! terminal), [`json`] (a stable schema, `docs/REPORT.md`), [`junit`], [`tap`] and [`markdown`].
+//! terminal), [`json`] (a stable schema, `docs/REPORT.md`), [`junit`], [`tap`], [`markdown`] and
+//! [`html`] (one self-contained page).
 //!
 //! Every format shows, for each failure, the input, the expected and actual values, the first
 //! difference and, when one is named, the diagnosis.
 
 pub mod escape;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
@@ -24,16 +26,18 @@ pub enum Format {
     Junit,
     Tap,
     Markdown,
+    Html,
 }
 
 impl Format {
     /// Every format, in the order the command line lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Human,
         Format::Json,
         Format::Junit,
         Format::Tap,
         Format::Markdown,
+        Format::Html,
     ];
 
     /// The format's name on the command line (`junit`).
@@ -44,6 +48,7 @@ impl Format {
             Format::Junit => "junit",
             Format::Tap => "tap",
             Format::Markdown => "markdown",
+            Format::Html => "html",
         }
     }
 
@@ -63,6 +68,7 @@ pub fn render(run: &Run, format: Format, colour: bool) -> String {
         Format::Junit => junit::render(run),
         Format::Tap => tap::render(run),
         Format::Markdown => markdown::render(run),
+        Format::Html => html::render(run),
     }
 }
 

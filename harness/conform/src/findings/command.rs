@@ -22,6 +22,10 @@ pub struct FindingsArgs {
     /// Write nothing; exit 1 if FILE is not what the sources make.
     #[arg(long)]
     pub check: bool,
+    /// Write the page as one self-contained HTML page to this file instead of the Markdown
+    /// page (which is left as it is).
+    #[arg(long, value_name = "FILE", conflicts_with = "check")]
+    pub html: Option<PathBuf>,
     /// The library matrix, JSON.
     #[arg(long, value_name = "FILE", default_value = "adapters/matrix.json")]
     pub matrix: PathBuf,
@@ -52,6 +56,9 @@ pub fn run(args: &FindingsArgs) -> u8 {
         node_adapters: args.node_adapters.clone(),
     };
     let inputs = [Some(&sources.matrix), sources.node_matrix.as_ref()];
+    if let Some(html) = &args.html {
+        return write_html(html, &sources, inputs.into_iter().flatten());
+    }
     if let Err(e) = refuse_overwriting(&args.output, inputs.into_iter().flatten()) {
         return fail(exit::HARNESS_ERROR, &e.to_string());
     }
@@ -83,6 +90,30 @@ pub fn run(args: &FindingsArgs) -> u8 {
         );
     }
     bip37_harness::say!("bip37-conform findings: wrote {}", args.output.display());
+    exit::CONFORMANT
+}
+
+/// `findings --html FILE`: the HTML page, the Markdown page left alone.
+fn write_html<'a>(
+    path: &Path,
+    sources: &Sources,
+    inputs: impl IntoIterator<Item = &'a PathBuf>,
+) -> u8 {
+    if let Err(e) = refuse_overwriting(path, inputs) {
+        return fail(exit::HARNESS_ERROR, &e.to_string());
+    }
+    let findings = match super::collect(Path::new("."), sources) {
+        Ok(findings) => findings,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e),
+    };
+    let text = super::html::render(&findings, sources);
+    if let Err(e) = bip37_harness::atomic_file::write(path, text.as_bytes()) {
+        return fail(
+            exit::HARNESS_ERROR,
+            &format!("cannot write {}: {e}", path.display()),
+        );
+    }
+    bip37_harness::say!("bip37-conform findings: wrote {}", path.display());
     exit::CONFORMANT
 }
 

@@ -16,6 +16,7 @@
 //! nothing is stated that a committed run did not show.
 
 pub mod command;
+pub mod html;
 mod libraries;
 pub mod markdown;
 mod nodes;

@@ -5,7 +5,7 @@
 //! ([`super::keep`]); `--node-report` adds the section of full nodes (node checks by nodes,
 //! from their node suite reports).
 
-use super::{build, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
+use super::{build, html, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
 use crate::options::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::progress::Progress;
 use crate::{exit, output, vector_set};
@@ -57,6 +57,9 @@ pub struct MatrixArgs {
     /// Write the JSON matrix here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write the matrix as one self-contained HTML page here (a grid with filters).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub timeouts: TimeoutArgs,
 }
@@ -128,8 +131,15 @@ pub fn run(args: &MatrixArgs) -> u8 {
     let outputs = [
         (args.markdown.as_deref(), markdown::render(&matrix)),
         (args.json.as_deref(), json::render(&matrix)),
+        (
+            args.html.as_deref(),
+            match args.html {
+                Some(_) => html::render(&matrix),
+                None => String::new(),
+            },
+        ),
     ];
-    if args.markdown.is_none() && args.json.is_none() {
+    if args.markdown.is_none() && args.json.is_none() && args.html.is_none() {
         output::print(&outputs[0].1);
         return exit::CONFORMANT;
     }
@@ -262,18 +272,24 @@ fn run_one(
     Ok(ColumnRun::diagnosed(participant, run))
 }
 
-/// Refuses `--markdown` and `--json` naming the same file, or a vector file the run reads.
+/// Refuses two of `--markdown`, `--json` and `--html` naming the same file, or a vector file the run reads.
 fn refuse_outputs_over_inputs(args: &MatrixArgs) -> Result<(), String> {
     let vector_files = vector_set::input_paths(args.vectors.vectors.as_deref());
-    if let (Some(markdown), Some(json)) = (&args.markdown, &args.json) {
-        refuse_overwriting(markdown, [json]).map_err(|e| e.to_string())?;
+    let outputs: Vec<&PathBuf> = args
+        .markdown
+        .iter()
+        .chain(&args.json)
+        .chain(&args.html)
+        .collect();
+    for (i, output) in outputs.iter().enumerate() {
+        refuse_overwriting(output, outputs[i + 1..].iter().copied()).map_err(|e| e.to_string())?;
     }
     let reports = args
         .node_reports
         .iter()
         .filter_map(|(_, file)| file.clone());
     let inputs: Vec<PathBuf> = vector_files.into_iter().chain(reports).collect();
-    for output in args.markdown.iter().chain(&args.json) {
+    for output in outputs {
         refuse_overwriting(output, &inputs).map_err(|e| e.to_string())?;
     }
     Ok(())

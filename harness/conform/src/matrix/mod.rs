@@ -5,11 +5,12 @@
 //! A row is one vector ([`RowMode::Vectors`]) or, in the pruned view ([`RowMode::Groups`]),
 //! every vector of one operation on which each implementation ends in the same state with the
 //! same diagnosed bug classes. A cell holds the state and what [`bip37_harness::diagnosis`] said about a
-//! failure; the matrix never diagnoses anything itself. [`markdown`] and [`json`] render it,
+//! failure; the matrix never diagnoses anything itself. [`markdown`], [`json`] and [`html`] render it,
 //! [`command`] is `bip37-conform matrix`, [`keep`] takes columns over from an earlier matrix; [`nodes`] is the section of full nodes, whose rows are
 //! the node suite's checks.
 
 pub mod command;
+pub mod html;
 pub mod json;
 pub mod keep;
 pub mod markdown;
