@@ -134,6 +134,7 @@ pub fn describe_answer(answer: &Answer<Output>) -> String {
             None => format!("rejected: {}", r.message),
         },
         Answer::Unsupported => "unsupported".into(),
+        Answer::Wide(wide) => wide.output.to_string(),
         Answer::Fault(Fault::Timeout) => "no answer in time".into(),
         Answer::Fault(fault) => fault.to_string(),
     }
