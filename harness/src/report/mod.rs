@@ -165,6 +165,9 @@ pub fn rejection_basis(test: &crate::vectors::LoadedTest) -> String {
     }
 }
 
+/// Where a value a report cuts is whole: the JSON report, which a run writes beside any other.
+pub const WHOLE_VALUES: &str = "whole in the JSON report: --report json:FILE";
+
 /// The labelled lines that explain a result, empty ones left out. Values longer than `limit`
 /// characters are cut (the JSON report always carries them whole, and the cut says so): at the
 /// end, except the end of a crashed adapter's stderr (`stderr`), which keeps the lines that
@@ -176,7 +179,10 @@ pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, 
         _ if label == "stderr" => stderr::excerpt(&text, limit),
         Some(max) if text.chars().count() > max => {
             let kept: String = text.chars().take(max).collect();
-            format!("{kept}... ({} characters)", text.chars().count())
+            format!(
+                "{kept}... ({} characters; {WHOLE_VALUES})",
+                text.chars().count()
+            )
         }
         _ => text,
     };
