@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Usage: fuzz/fuzz.sh [-c] [-P BUG] [-t SECONDS] [-j JOBS] [TARGET...]
-#        fuzz/fuzz.sh -n TARGET...
-#        fuzz/fuzz.sh -r SEEDS [-p] [-t SECONDS] [TARGET...]
+# Usage: fuzz/fuzz.sh [-c] [-P BUG] [-t SECONDS] [-j JOBS] [TARGET...] [-- BUILD_OPTION...]
+#        fuzz/fuzz.sh -n TARGET... [-- BUILD_OPTION...]
+#        fuzz/fuzz.sh -r SEEDS [-p] [-t SECONDS] [TARGET...] [-- BUILD_OPTION...]
 #
 # Builds the fuzz targets with cargo-fuzz (stable toolchain, no sanitizer; one cargo build for
 # all of them), then runs each named target (default: all of them) for at most SECONDS
@@ -32,13 +32,25 @@
 # name, e.g. murmur-tail) into the reference side of the named Core targets and runs them as
 # mutant targets: each must find a difference from Core within SECONDS, from an empty corpus.
 #
+# Everything after `--` is cargo-fuzz's own options, handed to `cargo fuzz build` as they are
+# (e.g. `-- --target-dir /tmp/ft --features core -a`; the build is always -O --sanitizer none).
+# The binaries are looked for where cargo put them: under `--target-dir DIR` when it is among
+# those options, else under cargo's target directory for this crate (CARGO_TARGET_DIR, a
+# `build.target-dir` of a cargo config, else fuzz/target), in the triple of `--target TRIPLE`
+# (default: the host's). A relative CARGO_TARGET_DIR or `--target-dir` is taken from the
+# directory fuzz.sh was started in, as cargo itself would take it.
+#
 # Exit status: 0 when every target behaved, 1 when one did not, 2 on a usage error, 127 when
 # cargo-fuzz (or, for -p, perf) is missing (install it with `cargo install cargo-fuzz --locked`).
 set -euo pipefail
+started_in=$PWD
 cd "$(dirname "$0")"
 
 usage() {
-    echo "usage: $0 [-c] [-P BUG] [-t SECONDS] [-j JOBS] [TARGET...] | $0 -n TARGET... | $0 -r SEEDS [-p] [-t SECONDS] [TARGET...]" >&2
+    echo "usage: $0 [-c] [-P BUG] [-t SECONDS] [-j JOBS] [TARGET...] [-- BUILD_OPTION...]" >&2
+    echo "       $0 -n TARGET... [-- BUILD_OPTION...]" >&2
+    echo "       $0 -r SEEDS [-p] [-t SECONDS] [TARGET...] [-- BUILD_OPTION...]" >&2
+    echo "(BUILD_OPTION: cargo-fuzz's own options for 'cargo fuzz build', e.g. --target-dir DIR)" >&2
     exit 2
 }
 seconds=10
@@ -48,7 +60,7 @@ profile=false
 dry=false
 core=false
 plant=""
-while [[ $# -gt 0 && "$1" == -* ]]; do
+while [[ $# -gt 0 && "$1" == -* && "$1" != -- ]]; do
     if [[ "$1" == -c ]]; then
         core=true
         shift
@@ -76,7 +88,6 @@ while [[ $# -gt 0 && "$1" == -* ]]; do
     shift 2
 done
 [[ $profile == false || $seeds -gt 0 ]] || usage
-[[ $dry == false || ($# -gt 0 && $seeds -eq 0) ]] || usage
 if [[ $dry == false ]] && ! cargo fuzz --version >/dev/null 2>&1; then
     echo "error: cargo-fuzz is not installed: cargo install cargo-fuzz --locked" >&2
     exit 127
@@ -86,8 +97,58 @@ if [[ $profile == true ]] && ! perf --version >/dev/null 2>&1; then
     exit 127
 fi
 
-bin_dir="target/$(rustc -vV | sed -n 's/^host: //p')/release"
-targets=("$@")
+# The targets, then (after `--`) cargo-fuzz's own build options.
+targets=()
+while [[ $# -gt 0 && "$1" != -- ]]; do
+    targets+=("$1")
+    shift
+done
+[[ $# -eq 0 ]] || shift
+[[ $dry == false || (${#targets[@]} -gt 0 && $seeds -eq 0) ]] || usage
+build_options=()
+target_dir=""
+triple=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --target-dir | --target)
+            [[ $# -ge 2 ]] || usage
+            [[ "$1" == --target ]] && triple=$2 || target_dir=$2
+            build_options+=("$1" "$2")
+            shift 2
+            continue
+            ;;
+        --target-dir=*) target_dir=${1#--target-dir=} ;;
+        --target=*) triple=${1#--target=} ;;
+    esac
+    build_options+=("$1")
+    shift
+done
+# Relative directories are the caller's, not fuzz/'s (cargo runs here, after the cd).
+absolute() { [[ "$1" == /* ]] && echo "$1" || echo "$started_in/$1"; }
+if [[ -n "$target_dir" ]]; then
+    target_dir=$(absolute "$target_dir")
+    for i in "${!build_options[@]}"; do
+        case "${build_options[$i]}" in
+            --target-dir=*) build_options[$i]="--target-dir=$target_dir" ;;
+            --target-dir) build_options[$((i + 1))]=$target_dir ;;
+        esac
+    done
+else
+    if [[ -n "${CARGO_TARGET_DIR:-}" ]]; then
+        CARGO_TARGET_DIR=$(absolute "$CARGO_TARGET_DIR")
+        export CARGO_TARGET_DIR
+    fi
+    # cargo's own answer covers CARGO_TARGET_DIR and a config's build.target-dir.
+    target_dir=$(cargo metadata --no-deps --offline --format-version 1 2>/dev/null |
+        sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p') || true
+    [[ -n "$target_dir" ]] || target_dir=${CARGO_TARGET_DIR:-$PWD/target}
+fi
+[[ -n "$triple" ]] || triple=$(rustc -vV | sed -n 's/^host: //p')
+if [[ "$target_dir" == "$PWD/target" ]]; then
+    bin_dir="target/$triple/release"
+else
+    bin_dir="$target_dir/$triple/release"
+fi
 for target in "${targets[@]}"; do
     [[ "$target" != core_* ]] || core=true
 done
@@ -96,14 +157,17 @@ done
 core_targets() { awk '!/^#/ && NF { print $1 }' core-targets; }
 if [[ $dry == false ]]; then
     if [[ $core == true ]]; then
-        cargo fuzz build -O --sanitizer none --features core >&2
+        cargo fuzz build -O --sanitizer none --features core ${build_options[@]+"${build_options[@]}"} >&2
         [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(core_targets)
     else
-        cargo fuzz build -O --sanitizer none >&2
+        cargo fuzz build -O --sanitizer none ${build_options[@]+"${build_options[@]}"} >&2
         [[ ${#targets[@]} -gt 0 ]] || mapfile -t targets < <(cargo fuzz list | grep -v '^core_')
     fi
     for target in "${targets[@]}"; do
-        [[ -x "$bin_dir/$target" ]] || { echo "error: no target $target" >&2; exit 2; }
+        [[ -x "$bin_dir/$target" ]] || {
+            echo "error: no target $target (no executable $bin_dir/$target after the build)" >&2
+            exit 2
+        }
     done
 fi
 
@@ -260,7 +324,8 @@ if [[ $dry == true ]]; then
         else
             ordinary_command "$target"
         fi
-        echo "fuzz/${command[*]}"
+        # A path under fuzz/target is given from the checkout's root, as before.
+        [[ "$bin_dir" == /* ]] && echo "${command[*]}" || echo "fuzz/${command[*]}"
     done
     exit 0
 fi

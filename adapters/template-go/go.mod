@@ -1,6 +1,6 @@
 module bip37.invalid/template-go
 
-go 1.22
+go 1.23
 
 require bip37.invalid/protocol v0.0.0
 

@@ -101,6 +101,9 @@ pub enum Answer<T> {
     Rejected(Rejection),
     /// The operation (or this shape of input) is not supported.
     Unsupported,
+    /// A value with integers wider than the 32 bits their fields hold (a seed never wrapped,
+    /// a tweak sent negative): a wrong value, kept as it was sent ([`crate::ops::wide`]).
+    Wide(crate::ops::wide::WideAnswer),
     /// The implementation failed to answer properly.
     Fault(Fault),
 }
@@ -120,6 +123,7 @@ impl<T> Answer<T> {
             Answer::Ok(v) => Answer::Ok(f(v)),
             Answer::Rejected(r) => Answer::Rejected(r),
             Answer::Unsupported => Answer::Unsupported,
+            Answer::Wide(w) => Answer::Wide(w),
             Answer::Fault(e) => Answer::Fault(e),
         }
     }

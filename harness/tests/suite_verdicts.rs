@@ -106,7 +106,7 @@ fn a_planted_bug_fails_with_the_first_difference_and_the_diagnosis() {
         "{diagnosis}"
     );
     assert!(
-        report.ends_with("not conformant: 12 failing tests (12 wrongValue)\n"),
+        report.ends_with("not conformant: 12 failing tests (wrongValue: 12)\n"),
         "{report}"
     );
 }

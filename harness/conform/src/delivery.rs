@@ -40,16 +40,20 @@ pub fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
 }
 
 /// The expectations file at `path` (none: no expectations); a missing file is empty when
-/// `update` will create it. The exit code of a file that cannot be read. Shared by `run` and
-/// `node`.
+/// `update` will create it, and otherwise gets the hint that `--update-expectations` does. The
+/// exit code of a file that cannot be read. Shared by `run` and `node`.
 pub fn load_expectations(path: Option<&std::path::Path>, update: bool) -> Result<Expectations, u8> {
     match path {
         Some(path) if update && !bip37_harness::input_file::exists(path) => {
             Ok(Expectations::default())
         }
-        Some(path) => {
-            Expectations::load(path).map_err(|e| harness_error(&format!("expectations file {e}")))
-        }
+        Some(path) => Expectations::load(path).map_err(|e| {
+            let hint = match bip37_harness::input_file::exists(path) {
+                true => "",
+                false => "\nhint: --update-expectations creates it from this run's failures",
+            };
+            harness_error(&format!("expectations file {e}{hint}"))
+        }),
         None => Ok(Expectations::default()),
     }
 }

@@ -1,6 +1,6 @@
 //! The exit codes of `bip37-conform`, for CI systems to act on (also in `--help` and README).
 
-/// At least one test passed, and every other selected test passed, was unsupported or failed
+/// At least one test passed, and every other selected test passed, was not claimed, or failed
 /// as the expectations file says.
 pub const CONFORMANT: u8 = 0;
 /// Some test failed, a listed failure passed, or an expectations entry is stale.

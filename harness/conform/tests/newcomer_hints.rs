@@ -2,8 +2,9 @@
 //! that says what to do. A missing adapter file cannot start (2, not a crash); an unquoted
 //! `--impl`, shell syntax inside `--impl` and repository-only commands outside a checkout are
 //! explained; a crash shows the end of the adapter's stderr, where the exception is named,
-//! once per test; stray stdout gets a hint to use stderr; and adapter faults are diagnosed as
-//! adapter faults, not against the bug classes.
+//! once per test; stray stdout gets a hint to use stderr; adapter faults are diagnosed as
+//! adapter faults, not against the bug classes; a missing expectations file is one that
+//! `--update-expectations` creates; and a value cut short says where it is whole.
 
 mod common;
 
@@ -155,5 +156,39 @@ fn stray_stdout_gets_a_hint_to_use_stderr() {
     assert!(
         report.contains("diagnosis  adapter fault: the answer broke the subprocess protocol"),
         "{report}"
+    );
+}
+
+#[test]
+fn a_missing_expectations_file_says_the_update_creates_it() {
+    let missing = common::tempdir("missing-expectations").join("expectations.toml");
+    let template = common::adapters_dir().join("template.py");
+    let out = conform(&[
+        "run",
+        "--impl",
+        &format!("python3 {}", template.display()),
+        "--expectations",
+        &missing.to_string_lossy(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(code(&out), 2, "{stderr}");
+    assert!(
+        stderr.contains("hint: --update-expectations creates it"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_cut_value_says_where_it_is_whole() {
+    use bip37_harness::implementation::Answer;
+    let test = &common::mini_tests()[0];
+    let mut result =
+        bip37_harness::runner::verdict::judge(test, Answer::Unsupported, Default::default());
+    result.diagnosis = Some("x".repeat(651));
+    let details = bip37_harness::report::details(&result, Some(400));
+    let (_, diagnosis) = details.iter().find(|(k, _)| *k == "diagnosis").unwrap();
+    assert!(
+        diagnosis.ends_with("... (651 characters; whole in the JSON report: --report json:FILE)"),
+        "{diagnosis}"
     );
 }

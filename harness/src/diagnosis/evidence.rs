@@ -3,6 +3,10 @@
 //! nHashFuncs, nTweak and nFlags), the output of a wrong accept, the stage of a wrong
 //! rejection, or a crash.
 //!
+//! A value with integers wider than 32 bits ([`crate::ops::wide`]) is a value like any other,
+//! taken as it was sent; two such integers are the same wrong value when they have the same sign
+//! and low 32 bits (a seed never wrapped, whatever multiple of 2^32 is left in it).
+//!
 //! A mutant *fits* a failure when its answer to that test shows the same thing: the same wrong
 //! value (exactly), or the same wrong values in some of the fields and no field wrong that the
 //! implementation got right (in part, so that a second mistake can explain the other fields);
@@ -12,6 +16,7 @@
 
 use super::fails;
 use crate::implementation::{Answer, Fault, Stage};
+use crate::ops::wide::same_value;
 use crate::ops::Output;
 use crate::vectors::{Expectation, LoadedTest};
 use bip37_reference::FilterLoad;
@@ -67,12 +72,9 @@ pub fn evidence(test: &LoadedTest, answer: &Answer<Output>) -> Option<Evidence> 
     }
     let must_reject = test.case.result == Expectation::Invalid;
     match answer {
-        Answer::Ok(actual) => match (&test.expected, must_reject) {
-            (Some(expected), false) => {
-                Some(Evidence::WrongValue(differing_fields(expected, actual)))
-            }
-            _ => Some(Evidence::WrongAccept(Accepted::Output(actual.to_json()))),
-        },
+        Answer::Ok(actual) => Some(valued(test, actual.to_json(), must_reject)),
+        // Its integers as sent, wider than 32 bits: what a mutant that never wraps answers.
+        Answer::Wide(wide) => Some(valued(test, wide.output.clone(), must_reject)),
         Answer::Rejected(rejection) => Some(Evidence::WrongReject(rejection.stage)),
         Answer::Fault(Fault::Crash(_)) => Some(Evidence::Crash),
         Answer::Fault(Fault::Oversized { limit }) if must_reject => {
@@ -82,17 +84,37 @@ pub fn evidence(test: &LoadedTest, answer: &Answer<Output>) -> Option<Evidence> 
     }
 }
 
+/// What an answer carrying the value `actual` shows: a wrong value, or a wrong accept.
+fn valued(test: &LoadedTest, actual: Value, must_reject: bool) -> Evidence {
+    match (&test.expected, must_reject) {
+        (Some(expected), false) => {
+            Evidence::WrongValue(differing_fields(&expected.to_json(), &actual))
+        }
+        _ => Evidence::WrongAccept(Accepted::Output(actual)),
+    }
+}
+
+/// True when two maps of differing fields show the same values ([`same_value`]: a value
+/// wider than 32 bits is the same mistake whatever multiple of 2^32 it holds).
+fn same_fields(ours: &BTreeMap<String, Value>, theirs: &BTreeMap<String, Value>) -> bool {
+    ours.len() == theirs.len()
+        && ours
+            .iter()
+            .all(|(k, v)| theirs.get(k).is_some_and(|t| same_value(v, t)))
+}
+
 /// How the mutant's evidence fits the implementation's, if at all.
 pub fn fit(implementation: &Evidence, mutant: &Evidence) -> Option<Fit> {
     use Evidence::*;
     match (implementation, mutant) {
-        (WrongValue(ours), WrongValue(theirs)) if ours == theirs => Some(Fit::Exact),
+        (WrongValue(ours), WrongValue(theirs)) if same_fields(ours, theirs) => Some(Fit::Exact),
         (WrongValue(ours), WrongValue(theirs)) => {
-            let within = !theirs.is_empty() && theirs.iter().all(|(k, v)| ours.get(k) == Some(v));
+            let within = !theirs.is_empty()
+                && (theirs.iter()).all(|(k, v)| ours.get(k).is_some_and(|o| same_value(o, v)));
             within.then(|| Fit::Fields(theirs.keys().cloned().collect()))
         }
         (WrongAccept(Accepted::Output(ours)), WrongAccept(Accepted::Output(theirs))) => {
-            (ours == theirs).then_some(Fit::Exact)
+            same_value(ours, theirs).then_some(Fit::Exact)
         }
         (WrongAccept(Accepted::OverCap(limit)), WrongAccept(Accepted::Output(theirs))) => {
             (theirs.to_string().len() > *limit).then_some(Fit::Exact)
@@ -105,12 +127,11 @@ pub fn fit(implementation: &Evidence, mutant: &Evidence) -> Option<Fit> {
     }
 }
 
-/// Every top-level field of `actual` that differs from `expected`, with its actual value
-/// (`null` when missing); a `filterload` payload is compared field by field.
-fn differing_fields(expected: &Output, actual: &Output) -> BTreeMap<String, Value> {
-    let (expected, actual) = (expected.to_json(), actual.to_json());
-    let (Value::Object(e), Value::Object(a)) = (&expected, &actual) else {
-        return BTreeMap::from([(String::new(), actual)]);
+/// Every top-level field of `actual` that differs from `expected` (outputs as JSON), with its
+/// actual value (`null` when missing); a `filterload` payload is compared field by field.
+fn differing_fields(expected: &Value, actual: &Value) -> BTreeMap<String, Value> {
+    let (Value::Object(e), Value::Object(a)) = (expected, actual) else {
+        return BTreeMap::from([(String::new(), actual.clone())]);
     };
     let mut fields = BTreeMap::new();
     for key in e.keys().chain(a.keys().filter(|k| !e.contains_key(*k))) {

@@ -1,12 +1,14 @@
 //! When an implementation's answer counts as agreeing with the reference: the same output, or
 //! both rejecting (at any stage: where an implementation rejects is its own business, as for
 //! `invalid` vectors). An unsupported operation is not a disagreement; a crash, a timeout or a
-//! protocol error always is.
+//! protocol error always is. Two values with integers wider than 32 bits agree when they show
+//! the same mistake ([`crate::ops::wide::same_value`]).
 //!
 //! [`Agreement`] is not a [`crate::runner::State`]: a state judges an answer against a vector,
 //! an agreement against another answer (`runner::state` relates the outcome types).
 
 use crate::implementation::Answer;
+use crate::ops::wide::same_value;
 use crate::ops::Output;
 
 /// How a candidate's answer relates to the reference's.
@@ -26,6 +28,7 @@ pub fn compare(reference: &Answer<Output>, candidate: &Answer<Output>) -> Agreem
         (_, Answer::Unsupported) => Agreement::Unsupported,
         (Answer::Ok(a), Answer::Ok(b)) if a == b => Agreement::Agrees,
         (Answer::Rejected(_), Answer::Rejected(_)) => Agreement::Agrees,
+        (Answer::Wide(a), Answer::Wide(b)) if same_value(&a.output, &b.output) => Agreement::Agrees,
         _ => Agreement::Disagrees,
     }
 }

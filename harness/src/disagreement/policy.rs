@@ -49,7 +49,7 @@ pub fn expectation(request: &Request, reference: &Answer<Output>) -> Option<Dema
     let (result, expected) = match reference {
         Answer::Ok(output) => (Expectation::Valid, Some(output.clone())),
         Answer::Rejected(_) => (Expectation::Invalid, None),
-        Answer::Unsupported | Answer::Fault(_) => return None,
+        Answer::Unsupported | Answer::Wide(_) | Answer::Fault(_) => return None,
     };
     Some(Demand {
         result,

@@ -25,11 +25,16 @@ pub fn mutant_seed(bug: Bug, hash_index: u32, tweak: u32) -> u64 {
     }
 }
 
-/// The seed as the mutant reports it for `hashSeed`, or why it cannot: a seed wider than 32
-/// bits does not fit the answer.
-pub fn reported_seed(bug: Bug, hash_index: u32, tweak: u32) -> Result<u32, String> {
+/// The seed as the mutant reports it for `hashSeed`, as a port with its mistake would send
+/// it: wider than 32 bits when it was never wrapped, negative when a sign-extended tweak made
+/// the signed 64-bit sum negative (such an answer is a wide value, [`crate::ops::wide`]).
+pub fn reported_seed(bug: Bug, hash_index: u32, tweak: u32) -> i128 {
     let seed = mutant_seed(bug, hash_index, tweak);
-    u32::try_from(seed).map_err(|_| format!("seed {seed:#x} does not fit in 32 bits"))
+    match bug {
+        // The sum is at most 49,999 * 0xFBA4C795 + 2^31 in size: an i64 holds it exactly.
+        Bug::SignedTweak => i128::from(seed as i64),
+        _ => i128::from(seed),
+    }
 }
 
 /// MurmurHash3 x86_32 of `data` as the mutant computes it, from a seed of [`mutant_seed`].
@@ -86,8 +91,9 @@ mod tests {
             mutant_seed(Bug::SignedTweak, 0, 0x8000_0000),
             0xffff_ffff_8000_0000
         );
-        assert!(reported_seed(Bug::SeedNotWrapped, 2, 0).is_err());
-        assert_eq!(reported_seed(Bug::MsbFirstBits, 2, 0), Ok(0xf749_8f2a));
+        assert_eq!(reported_seed(Bug::SeedNotWrapped, 2, 0), 0x1_f749_8f2a);
+        assert_eq!(reported_seed(Bug::SignedTweak, 0, 0x8000_0000), -(1 << 31));
+        assert_eq!(reported_seed(Bug::MsbFirstBits, 2, 0), 0xf749_8f2a);
     }
 
     #[test]

@@ -104,10 +104,19 @@ impl Implementation for Mutant {
     }
 
     fn hash_seed(&mut self, input: &HashSeedInput) -> Answer<HashSeedOutput> {
-        hashing::reported_seed(self.bug, input.hash_index, input.tweak)
-            .map(|seed| HashSeedOutput { seed })
-            .map_err(|e| (Stage::Parameters, e))
-            .into()
+        let seed = hashing::reported_seed(self.bug, input.hash_index, input.tweak);
+        match u32::try_from(seed) {
+            Ok(seed) => Answer::Ok(HashSeedOutput { seed }),
+            // The answer a port that never wraps sends: the whole seed.
+            Err(_) => crate::ops::wide::WideAnswer::from_json(
+                OpName::HashSeed,
+                &serde_json::json!({ "seed": seed }),
+            )
+            .map_or(
+                Answer::reject(Stage::Parameters, "seed beyond 64 bits"),
+                Answer::Wide,
+            ),
+        }
     }
 
     fn sizing(&mut self, input: &SizingInput) -> Answer<SizingOutput> {

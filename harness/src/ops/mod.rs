@@ -11,6 +11,7 @@ pub mod matching;
 #[cfg(feature = "schema")]
 pub mod schema;
 pub mod sequence;
+pub mod wide;
 pub mod wire;
 
 /// The byte strings of the operations' fields, here so that `use bip37_harness::ops::*`

@@ -73,6 +73,10 @@ fn answer_value(answer: &Answer<Output>) -> Value {
         Answer::Ok(output) => json!({"status": "ok", "output": output.to_json()}),
         Answer::Rejected(r) => json!({"status": "error", "stage": r.stage, "message": r.message}),
         Answer::Unsupported => json!({"status": "unsupported"}),
+        Answer::Wide(wide) => {
+            let paths: Vec<&str> = wide.fields.iter().map(|(path, _)| path.as_str()).collect();
+            json!({"status": "ok", "output": wide.output, "widerThan32Bits": paths})
+        }
         Answer::Fault(fault) => {
             let kind = match fault {
                 Fault::Crash(_) => "crash",

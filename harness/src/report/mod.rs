@@ -11,6 +11,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod stderr;
 pub mod tap;
 pub mod verdict;
 
@@ -140,6 +141,7 @@ pub fn describe_answer(answer: &Answer<Output>) -> String {
             None => format!("rejected: {}", r.message),
         },
         Answer::Unsupported => "unsupported".into(),
+        Answer::Wide(wide) => wide.output.to_string(),
         Answer::Fault(Fault::Timeout) => "no answer in time".into(),
         Answer::Fault(fault) => fault.to_string(),
     }
@@ -169,51 +171,24 @@ pub fn rejection_basis(test: &crate::vectors::LoadedTest) -> String {
     }
 }
 
-/// How many lines of an adapter's stderr a crash shows: the end, where an exception is named.
-pub const STDERR_LINES: usize = 8;
-
-/// The last [`STDERR_LINES`] lines of `stderr`, blank lines left out.
-fn last_lines(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(STDERR_LINES)..].join("\n")
-}
-
-/// The end of `lines` in at most about `max` characters: whole lines from the last one back,
-/// the last line's own end when it alone is longer.
-fn keep_end(lines: String, max: usize) -> String {
-    let all: Vec<&str> = lines.split('\n').collect();
-    let mut kept = 0;
-    let mut size = 0;
-    for line in all.iter().rev() {
-        size += line.chars().count() + 1;
-        if size > max && kept > 0 {
-            break;
-        }
-        kept += 1;
-    }
-    let mut shown = all[all.len() - kept..].join("\n");
-    let total = shown.chars().count();
-    if total > max {
-        shown = format!("...{}", shown.chars().skip(total - max).collect::<String>());
-    }
-    match all.len() - kept {
-        0 => shown,
-        left => format!("({left} earlier lines left out)\n{shown}"),
-    }
-}
+/// Where a value a report cuts is whole: the JSON report, which a run writes beside any other.
+pub const WHOLE_VALUES: &str = "whole in the JSON report: --report json:FILE";
 
 /// The labelled lines that explain a result, empty ones left out. Values longer than `limit`
-/// characters are cut (the JSON report always carries them whole): at the end, except the
-/// end of a crashed adapter's stderr (`stderr`), which keeps its last lines, where the error
-/// is named.
+/// characters are cut (the JSON report always carries them whole, and the cut says so): at the
+/// end, except the end of a crashed adapter's stderr (`stderr`), which keeps the lines that
+/// name the error and its last lines ([`stderr::excerpt`]).
 /// A fault is said once, in `why`: it has no `actual` line.
 pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, String)> {
     let test = &result.test;
     let cut = |label: &str, text: String| match limit {
-        Some(max) if label == "stderr" => keep_end(text, max),
+        _ if label == "stderr" => stderr::excerpt(&text, limit),
         Some(max) if text.chars().count() > max => {
             let kept: String = text.chars().take(max).collect();
-            format!("{kept}... ({} characters)", text.chars().count())
+            format!(
+                "{kept}... ({} characters; {WHOLE_VALUES})",
+                text.chars().count()
+            )
         }
         _ => text,
     };
@@ -239,7 +214,7 @@ pub fn details(result: &TestResult, limit: Option<usize>) -> Vec<(&'static str, 
     };
     let stderr = crash
         .and_then(|(_, stderr)| stderr)
-        .map(last_lines)
+        .map(str::to_string)
         .unwrap_or_default();
     let lines = [
         ("comment", test.case.comment.clone()),

@@ -7,12 +7,25 @@ use crate::ops::OpName;
 use crate::runner::{Run, State};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// `count` of `what`, with an `s` when it is not one.
+/// `count` of `what`, in the plural when it is not one (`2 unexpected passes`).
 fn plural(count: usize, what: &str) -> String {
     match count {
         1 => format!("1 {what}"),
+        n if what.ends_with('s')
+            || what.ends_with('x')
+            || what.ends_with("sh")
+            || what.ends_with("ch") =>
+        {
+            format!("{n} {what}es")
+        }
         n => format!("{n} {what}s"),
     }
+}
+
+/// A state's count, as `crash: 3` (a state's name is a word of the report, not a noun to
+/// put in the plural).
+fn state_count(state: State, count: usize) -> String {
+    format!("{state}: {count}")
 }
 
 /// "conformant in X of Y claimed operations", with what was passed, expected and left out.
@@ -77,7 +90,7 @@ fn why_none_passed(run: &Run, op: OpName) -> String {
                 "{} excluded by the hello's capabilities",
                 plural(*n, "test")
             ),
-            state => format!("{n} {state}"),
+            state => state_count(*state, *n),
         })
         .collect();
     parts.join(", ")
@@ -99,7 +112,7 @@ pub fn causes(run: &Run) -> Vec<String> {
         .into_iter()
         .filter_map(|state| match take(&mut by_state, state) {
             0 => None,
-            n => Some(format!("{n} {state}")),
+            n => Some(state_count(state, n)),
         })
         .collect();
     if !broken.is_empty() {
@@ -114,7 +127,7 @@ pub fn causes(run: &Run) -> Vec<String> {
     if failing > 0 {
         let states: Vec<String> = by_state
             .iter()
-            .map(|(state, n)| format!("{n} {state}"))
+            .map(|(state, n)| state_count(*state, *n))
             .collect();
         causes.push(format!(
             "{} ({})",
@@ -151,4 +164,17 @@ pub fn causes(run: &Run) -> Vec<String> {
         ));
     }
     causes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_and_state_counts() {
+        assert_eq!(plural(2, "unexpected pass"), "2 unexpected passes");
+        assert_eq!(plural(1, "unexpected pass"), "1 unexpected pass");
+        assert_eq!(plural(3, "failing test"), "3 failing tests");
+        assert_eq!(state_count(State::Crash, 3), "crash: 3");
+    }
 }

@@ -36,9 +36,11 @@ pub fn state_of(result: Expectation, expected: Option<&Output>, answer: &Answer<
                 false => State::WrongValue,
             }
         }
-        (Answer::Ok(_) | Answer::Fault(Fault::Oversized { .. }), Expectation::Invalid) => {
-            State::AcceptedInvalid
-        }
+        (Answer::Wide(_), Expectation::Valid | Expectation::Acceptable) => State::WrongValue,
+        (
+            Answer::Ok(_) | Answer::Wide(_) | Answer::Fault(Fault::Oversized { .. }),
+            Expectation::Invalid,
+        ) => State::AcceptedInvalid,
         (Answer::Rejected(_), Expectation::Invalid | Expectation::Acceptable) => State::Pass,
         (Answer::Rejected(_), Expectation::Valid) => State::RejectedValid,
         (Answer::Unsupported, _) => State::Unsupported,
@@ -58,6 +60,12 @@ pub fn judge(test: &LoadedTest, answer: Answer<Output>, duration: Duration) -> T
         (Answer::Ok(actual), State::WrongValue) => (
             "answered a value other than the expected one".to_string(),
             Some(first_difference(test, actual)),
+        ),
+        (Answer::Wide(wide), State::WrongValue) => (
+            "answered a value other than the expected one: an integer wider than the 32 bits \
+             of its field"
+                .to_string(),
+            Some(wide.describe(test.expected.as_ref())),
         ),
         (Answer::Fault(Fault::Oversized { limit }), State::AcceptedInvalid) => (
             format!(

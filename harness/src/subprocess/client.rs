@@ -271,7 +271,8 @@ impl Process {
         if stderr.is_empty() {
             status
         } else {
-            format!("{status}{STDERR_MARK}{}", tail(&stderr, 1000))
+            // All the tail kept: a report shows the lines that name the error from it.
+            format!("{status}{STDERR_MARK}{}", tail(&stderr, StderrTail::KEEP))
         }
     }
 

@@ -3,6 +3,7 @@
 
 use crate::capabilities::Capabilities;
 use crate::implementation::{Answer, Fault, Rejection, Stage};
+use crate::ops::wide::WideAnswer;
 use crate::ops::{OpName, Output};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -103,6 +104,9 @@ impl AnswerBody {
             Answer::Unsupported => AnswerBody::Unsupported {
                 message: String::new(),
             },
+            Answer::Wide(wide) => AnswerBody::Ok {
+                output: wide.output.clone(),
+            },
             Answer::Fault(fault) => AnswerBody::Error {
                 stage: None,
                 message: fault.to_string(),
@@ -110,12 +114,17 @@ impl AnswerBody {
         }
     }
 
-    /// The typed answer to a request for `op`; an output of the wrong shape is a protocol error.
+    /// The typed answer to a request for `op`; an output of the wrong shape is a protocol error,
+    /// but one that is right once its integers wider than 32 bits are wrapped is a wrong value
+    /// ([`WideAnswer`]: a seed never wrapped is a classic mistake, not a broken line).
     pub fn into_answer(self, op: OpName) -> Answer<Output> {
         match self {
             AnswerBody::Ok { output } => match Output::from_json(op, &output) {
                 Ok(output) => Answer::Ok(output),
-                Err(e) => Answer::Fault(Fault::Protocol(format!("`output` of {op}: {e}"))),
+                Err(e) => match WideAnswer::from_json(op, &output) {
+                    Some(wide) => Answer::Wide(wide),
+                    None => Answer::Fault(Fault::Protocol(format!("`output` of {op}: {e}"))),
+                },
             },
             AnswerBody::Error { stage, message } => Answer::Rejected(Rejection { stage, message }),
             AnswerBody::Unsupported { .. } => Answer::Unsupported,

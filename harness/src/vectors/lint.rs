@@ -186,6 +186,7 @@ fn rederive(test: &LoadedTest) -> Option<String> {
             r.message
         )),
         (Answer::Unsupported, _) => Some("the reference does not support this operation".into()),
+        (Answer::Wide(wide), _) => Some(format!("the reference answers {wide}")),
         (Answer::Fault(fault), _) => Some(format!("the reference {fault}")),
     }
 }

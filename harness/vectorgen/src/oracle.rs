@@ -74,6 +74,7 @@ pub fn outcome(answer: Answer<Output>) -> Outcome {
     match answer {
         Answer::Ok(output) => Outcome::Ok(output),
         Answer::Rejected(_) => Outcome::Rejected,
+        Answer::Wide(wide) => Outcome::Wide(wide.output),
         Answer::Unsupported | Answer::Fault(_) => Outcome::Fault,
     }
 }

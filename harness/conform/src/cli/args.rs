@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  conformant: at least one test passed, and every other test passed, was unsupported or
+  0  conformant: at least one test passed, and every other test passed, was not claimed, or
      failed as the expectations file says
   1  failures: a wrong value, a wrong acceptance or rejection, a protocol error, an unexpected
      pass, or a stale expectations entry

@@ -130,6 +130,7 @@ fn describe(answer: &Answer<Output>) -> String {
             None => format!("rejected: {}", r.message),
         },
         Answer::Unsupported => "unsupported".into(),
+        Answer::Wide(wide) => format!("ok {} ({wide})", wide.output),
         Answer::Fault(fault) => fault.to_string(),
     }
 }
