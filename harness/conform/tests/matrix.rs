@@ -64,7 +64,7 @@ fn a_mutant_column_shows_its_bug_class_next_to_the_reference() {
         "{text}"
     );
     assert!(
-        text.contains("| ✅ pass | wrongValue: MurmurTail |"),
+        text.contains("| ✅ pass | wrongValue: likely MurmurTail |"),
         "{text}"
     );
     let value: serde_json::Value =
