@@ -36,7 +36,8 @@ Exit codes (the worst over the columns run here; columns taken over by --keep ar
   3  a column run here crashed or timed out on a test its expectations file does not list, or
      hit the overall time bound
   4  invalid vectors
-The matrix is written whatever the results; only codes 2 and 4 leave it unwritten.";
+The matrix is written whatever the tests' results; it is not written when a harness error, invalid
+vectors or an implementation that cannot start (2, or 3 if it crashed on the way) stops the run.";
 
 /// The arguments of `bip37-conform matrix`.
 #[derive(Debug, Args)]
