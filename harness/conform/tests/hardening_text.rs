@@ -79,6 +79,7 @@ fn bidirectional_controls_from_outside_are_escaped_in_every_report() {
         json.to_str().unwrap(),
         "--html",
         html.to_str().unwrap(),
+        "--report-only",
     ]);
     assert_eq!(code(&out), 0, "{}", text(&out.stderr));
     for file in [markdown, json, html] {

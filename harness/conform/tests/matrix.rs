@@ -50,15 +50,21 @@ fn a_mutant_column_shows_its_bug_class_next_to_the_reference() {
         "--json",
         json.to_str().unwrap(),
     ]);
+    // The mutant fails and has no expectations file: exit 1, the matrix written all the same.
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("tail failed with no expectations file (exit 1)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("ref failed"), "{stderr}");
     let text = std::fs::read_to_string(&markdown).unwrap();
     assert!(
         text.contains("| operation | vectors | ref | tail |"),
         "{text}"
     );
     assert!(
-        text.contains("| ✅ pass | wrongValue: MurmurTail |"),
+        text.contains("| ✅ pass | wrongValue: likely MurmurTail |"),
         "{text}"
     );
     let value: serde_json::Value =
@@ -117,6 +123,7 @@ fn keep_reruns_only_the_named_columns_and_keeps_the_others_as_they_were() {
         &serve("b", "big-endian-blocks"),
         "--json",
         before.to_str().unwrap(),
+        "--report-only",
     ]);
     succeeded(&out);
     // Now `a` is the reference, but only `b` runs: `a` must still be the mutant's column.
@@ -133,6 +140,7 @@ fn keep_reruns_only_the_named_columns_and_keeps_the_others_as_they_were() {
         before.to_str().unwrap(),
         "--json",
         after.to_str().unwrap(),
+        "--report-only",
     ]);
     succeeded(&out);
     let (before, after) = (read_json(&before), read_json(&after));
@@ -295,4 +303,136 @@ fn keep_takes_the_node_columns_no_report_gives_from_the_kept_matrix() {
         "/nonexistent",
     ]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A directory of adapter manifests, one per `(name, run command, expectations text)`.
+fn manifests(dir_name: &str, adapters: &[(&str, &str, &str)]) -> std::path::PathBuf {
+    let dir = common::tempdir(dir_name);
+    for (name, run, expectations_text) in adapters {
+        std::fs::create_dir(dir.join(name)).unwrap();
+        let expectations = dir.join(name).join("expectations.toml");
+        std::fs::write(&expectations, expectations_text).unwrap();
+        let text = format!(
+            "name = {name:?}\nkind = \"subprocess\"\nlanguage = \"Rust\"\n\
+             library = {{ name = \"fixture\", version = \"0.1.0\", registry = \"none\" }}\n\
+             run = {run:?}\nexpectations = {:?}\n",
+            expectations.display().to_string(),
+        );
+        std::fs::write(dir.join(name).join("adapter.toml"), text).unwrap();
+    }
+    dir
+}
+
+/// Issue 33: `matrix` exited 0 with every column failing. A column of an adapter is held to
+/// its manifest's expectations file: listing exactly its failures is exit 0, an empty file is
+/// exit 1, and `--report-only` is exit 0 either way.
+#[test]
+fn a_column_is_held_to_its_expectations_file() {
+    let binary = common::conform_binary();
+    let tail = format!("{binary} serve --mutant murmur-tail");
+    let recorded = common::tempdir("matrix-exit-recorded").join("expectations.toml");
+    let out = Command::new(binary)
+        .args(["run", "--op", "murmur3", "--impl", &tail, "--expectations"])
+        .arg(&recorded)
+        .arg("--update-expectations")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recorded = std::fs::read_to_string(&recorded).unwrap();
+    assert!(recorded.contains("wrongValue"), "{recorded}");
+    for (case, expectations, extra, code) in [
+        ("listed", recorded.as_str(), None, 0),
+        ("unlisted", "", None, 1),
+        ("unlisted-report-only", "", Some("--report-only"), 0),
+    ] {
+        let dir = manifests(
+            &format!("matrix-exit-{case}"),
+            &[("tail", &tail, expectations)],
+        );
+        let mut args = vec!["--op", "murmur3", "--adapters", dir.to_str().unwrap()];
+        args.extend(extra);
+        let out = matrix(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{case}: {stderr}");
+        let markdown = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            markdown.contains("MurmurTail"),
+            "{case}: the matrix: {markdown}"
+        );
+        match case {
+            "unlisted" => assert!(
+                stderr.contains("tail failed against its expectations file")
+                    && stderr.contains("(exit 1)"),
+                "{stderr}"
+            ),
+            "unlisted-report-only" => {
+                assert!(stderr.contains("--report-only: not judged"), "{stderr}")
+            }
+            _ => assert!(!stderr.contains("tail failed"), "{stderr}"),
+        }
+    }
+    // An expectations file that cannot be read is a harness error, before anything runs.
+    let dir = manifests("matrix-exit-unreadable", &[("tail", &tail, "not = [toml")]);
+    let out = matrix(&[
+        "--op",
+        "murmur3",
+        "--adapters",
+        dir.to_str().unwrap(),
+        "--report-only",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("tail: expectations file"), "{stderr}");
+}
+
+/// A column that crashes is exit 3, `run`'s code for a crash, worse than another column's
+/// failures; `--report-only` is exit 0.
+#[test]
+fn a_crashing_column_exits_with_the_crash_code() {
+    let crash = format!(
+        "python3 {}",
+        common::fixture("adapters/crash_halfway.py").display()
+    );
+    let tail = format!("{} serve --mutant murmur-tail", common::conform_binary());
+    let dir = manifests(
+        "matrix-exit-crash",
+        &[("crash", &crash, ""), ("tail", &tail, "")],
+    );
+    let vectors = common::fixture_vectors();
+    let args = [
+        "--vectors",
+        vectors.to_str().unwrap(),
+        "--id",
+        "mini/murmur3-*",
+        "--adapters",
+        dir.to_str().unwrap(),
+    ];
+    let out = matrix(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("crash crashed or timed out"), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("crash"),
+        "the matrix is printed"
+    );
+    let out = matrix(&[&args[..], &["--report-only"]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_help_gives_the_exit_codes() {
+    let out = matrix(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("Exit codes"), "{help}");
+    assert!(help.contains("--report-only"), "{help}");
 }

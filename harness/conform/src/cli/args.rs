@@ -43,7 +43,9 @@ pub enum Command {
     /// exits 1 if a mutant survives or is not diagnosed as its own bug class.
     Mutants(VectorArgs),
     /// Run several implementations over the same vectors and write the conformance matrix
-    /// (Markdown, JSON): columns are implementations, rows vectors or groups of alike vectors.
+    /// (Markdown, JSON): columns are implementations, rows vectors or groups of alike vectors;
+    /// exits nonzero when a column fails against its expectations file (--report-only: never).
+    #[command(after_help = crate::matrix::command::MATRIX_EXIT_CODES)]
     Matrix(crate::matrix::command::MatrixArgs),
     /// Write docs/FINDINGS.md, every deviation from Core per implementation and version, from
     /// the committed matrices, manifests and expectations files (--check: exit 1 if stale).

@@ -4,19 +4,40 @@
 //! only some of them, and `--keep FILE` takes the others from an earlier JSON matrix
 //! ([`super::keep`]); `--node-report` adds the section of full nodes (node checks by nodes,
 //! from their node suite reports).
+//!
+//! The exit code holds each column run here to its expectations file, as `run --expectations`
+//! would ([`MATRIX_EXIT_CODES`]); `--report-only` writes the matrix without judging it.
 
 use super::{build, html, json, markdown, ColumnRun, ImplSpec, Participant, RowMode};
 use crate::options::{SelectArgs, TimeoutArgs, VectorArgs};
 use crate::progress::Progress;
 use crate::{exit, output, vector_set};
 use bip37_harness::atomic_file::refuse_overwriting;
+use bip37_harness::expectations::Expectations;
 use bip37_harness::implementation::Implementation;
 use bip37_harness::report::escape;
-use bip37_harness::runner::run_tests_observed;
+use bip37_harness::runner::{run_tests_observed, Conformance, Run};
 use bip37_harness::subprocess::Subprocess;
 use bip37_harness::vectors::LoadedTest;
 use clap::Args;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+
+/// The exit codes of `bip37-conform matrix` (its `--help`, docs/MATRIX.md and README).
+pub const MATRIX_EXIT_CODES: &str = "\
+Exit codes (the worst over the columns run here; columns taken over by --keep are not judged):
+  0  the matrix was written, and every column run here passed, or failed only as its
+     expectations file says (an adapter's manifest names it; an --impl column has none), or
+     --report-only was given
+  1  a column run here failed: a test failed that its expectations file does not list (any
+     failure, for a column without one), a listed failure passed, or an entry is stale
+  2  usage or harness error (bad arguments, an unreadable expectations file or manifest,
+     unwritable outputs, an implementation that cannot start); --report-only does not change it
+  3  a column run here crashed or timed out on a test its expectations file does not list, or
+     hit the overall time bound
+  4  invalid vectors
+The matrix is written whatever the tests' results; it is not written when a harness error, invalid
+vectors or an implementation that cannot start (2, or 3 if it crashed on the way) stops the run.";
 
 /// The arguments of `bip37-conform matrix`.
 #[derive(Debug, Args)]
@@ -60,6 +81,10 @@ pub struct MatrixArgs {
     /// Write the matrix as one self-contained HTML page here (a grid with filters).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Exit 0 whatever the columns' results (harness errors still exit 2): for regenerating
+    /// the committed matrix, whose libraries fail.
+    #[arg(long)]
+    pub report_only: bool,
     #[command(flatten)]
     pub timeouts: TimeoutArgs,
 }
@@ -68,7 +93,7 @@ fn parse_spec(text: &str) -> Result<ImplSpec, String> {
     ImplSpec::parse(text).map_err(|e| e.to_string())
 }
 
-/// Runs `bip37-conform matrix` and returns its exit code: 0 once the matrix is written.
+/// Runs `bip37-conform matrix` and returns its exit code ([`MATRIX_EXIT_CODES`]).
 pub fn run(args: &MatrixArgs) -> u8 {
     let specs = match columns(args) {
         Ok(specs) => specs,
@@ -91,21 +116,29 @@ pub fn run(args: &MatrixArgs) -> u8 {
         Ok(specs) => specs,
         Err(e) => return fail(exit::HARNESS_ERROR, &e),
     };
+    let expectations = match load_expectations(&specs) {
+        Ok(expectations) => expectations,
+        Err(e) => return fail(exit::HARNESS_ERROR, &e),
+    };
+    let known: HashSet<&str> = tests.iter().map(|t| t.case.id.as_str()).collect();
     let mut columns = Vec::new();
-    for spec in &specs {
+    let mut verdicts = Vec::new();
+    for (spec, expectations) in specs.iter().zip(&expectations) {
         match run_one(spec, &selected, args) {
-            Ok(column) => {
+            Ok((column, raw)) => {
                 bip37_harness::say!(
                     "bip37-conform matrix: {} ({}): {}",
                     spec.name,
                     escape::control(&column.participant.implementation),
                     column.summary
                 );
+                verdicts.push((spec, judge(&raw, expectations.as_ref(), &known)));
                 columns.push(column);
             }
             Err((code, message)) => return fail(code, &message),
         }
     }
+    let code = verdict(&verdicts, args.report_only);
     let mut matrix = match build(columns, args.rows) {
         Ok(matrix) => matrix,
         Err(e) => return fail(exit::HARNESS_ERROR, &e),
@@ -141,7 +174,7 @@ pub fn run(args: &MatrixArgs) -> u8 {
     ];
     if args.markdown.is_none() && args.json.is_none() && args.html.is_none() {
         output::print(&outputs[0].1);
-        return exit::CONFORMANT;
+        return code;
     }
     // The pair is written under one lock: two matrix runs at once cannot leave the Markdown
     // of one beside the JSON of the other.
@@ -168,7 +201,75 @@ pub fn run(args: &MatrixArgs) -> u8 {
     for (path, _) in pair {
         bip37_harness::say!("bip37-conform matrix: wrote {}", path.display());
     }
-    exit::CONFORMANT
+    code
+}
+
+/// Each column's expectations file, read before anything runs.
+fn load_expectations(specs: &[ImplSpec]) -> Result<Vec<Option<Expectations>>, String> {
+    specs
+        .iter()
+        .map(|spec| match &spec.expectations {
+            Some(path) => Expectations::load(path)
+                .map(Some)
+                .map_err(|e| format!("{}: expectations file {e}", spec.name)),
+            None => Ok(None),
+        })
+        .collect()
+}
+
+/// The exit code `run --expectations` would give the column's raw run: 3 for a crash, a
+/// timeout or an aborted run the file does not excuse, 1 for any other failure, 0 otherwise
+/// (a column that exercised nothing is shown, not judged).
+fn judge(raw: &Run, expectations: Option<&Expectations>, known: &HashSet<&str>) -> u8 {
+    let mut judged = raw.clone();
+    if let Some(expectations) = expectations {
+        expectations.apply(&mut judged, known);
+    }
+    match judged.conformance() {
+        Conformance::Breakdown => exit::BREAKDOWN,
+        Conformance::Failures => exit::FAILURES,
+        Conformance::Conformant | Conformance::NothingExercised => exit::CONFORMANT,
+    }
+}
+
+/// The worst of the columns' codes (3 over 1 over 0), each failing column said on stderr; 0
+/// with `--report-only`.
+fn verdict(verdicts: &[(&ImplSpec, u8)], report_only: bool) -> u8 {
+    for (spec, code) in verdicts
+        .iter()
+        .filter(|(_, code)| *code != exit::CONFORMANT)
+    {
+        let what = match *code {
+            exit::BREAKDOWN => "crashed or timed out",
+            _ => "failed",
+        };
+        let against = match &spec.expectations {
+            Some(path) => format!("against its expectations file {}", path.display()),
+            None => "with no expectations file".into(),
+        };
+        bip37_harness::say!(
+            "bip37-conform matrix: {} {what} {}{}",
+            spec.name,
+            escape::control(&against),
+            match report_only {
+                true => " (--report-only: not judged)".to_string(),
+                false => format!(" (exit {code})"),
+            }
+        );
+    }
+    let worst = verdicts
+        .iter()
+        .map(|(_, code)| *code)
+        .max_by_key(|code| match *code {
+            exit::BREAKDOWN => 2,
+            exit::FAILURES => 1,
+            _ => 0,
+        })
+        .unwrap_or(exit::CONFORMANT);
+    match report_only {
+        true => exit::CONFORMANT,
+        false => worst,
+    }
 }
 
 /// The columns: the `--impl` arguments, then the adapters of `--adapters`; names unique.
@@ -243,12 +344,13 @@ fn node_section(
     Ok(super::keep::merge_nodes(fresh, kept, &ids))
 }
 
-/// Starts one implementation, runs the selected tests against it, stops it and diagnoses it.
+/// Starts one implementation, runs the selected tests against it, stops it and diagnoses it;
+/// also the raw run, for [`judge`].
 fn run_one(
     spec: &ImplSpec,
     selected: &[&LoadedTest],
     args: &MatrixArgs,
-) -> Result<ColumnRun, (u8, String)> {
+) -> Result<(ColumnRun, Run), (u8, String)> {
     let mut config = args.timeouts.client_config(spec.argv.clone());
     config.request_timeout = spec.timeout.unwrap_or(config.request_timeout);
     let mut child = Subprocess::start(config)
@@ -269,7 +371,7 @@ fn run_one(
         operations: child.operations(),
     };
     drop(child);
-    Ok(ColumnRun::diagnosed(participant, run))
+    Ok((ColumnRun::diagnosed(participant, run.clone()), run))
 }
 
 /// Refuses two of `--markdown`, `--json` and `--html` naming the same file, or a vector file the run reads.

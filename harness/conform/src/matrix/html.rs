@@ -37,7 +37,7 @@ pub fn render(matrix: &Matrix) -> String {
         body,
         "<p>Columns are implementations, rows are the {tests} tests grouped by operation. A cell \
          is the test's state (symbol and colour) and the bug classes its diagnosis names (on \
-         hover, and in the filter). Made by bip37-conform {} on {}.</p></header>",
+         hover with their hedge, likely or possibly, and in the filter). Made by bip37-conform {} on {}.</p></header>",
         env!("CARGO_PKG_VERSION"),
         bip37_harness::report::html::now_utc()
     );
@@ -138,7 +138,7 @@ pub fn render(matrix: &Matrix) -> String {
             for (c, cell) in matrix.columns.iter().zip(&row.cells) {
                 let mut title = format!("{}: {}", c.name, cell.state.as_str());
                 if !cell.bug_classes.is_empty() {
-                    let _ = write!(title, " ({})", cell.bug_classes.join(", "));
+                    let _ = write!(title, " ({})", cell.hedged_classes().join(", "));
                 }
                 if let Some(d) = cell.detail.as_ref().or(cell.diagnosis.as_ref()) {
                     let d: String = d.chars().take(300).collect();

@@ -32,7 +32,7 @@ fn cell_text(cell: &Cell) -> String {
         text = "✅ pass".into();
     }
     if !cell.bug_classes.is_empty() {
-        let _ = write!(text, ": {}", escape(&cell.bug_classes.join(" or ")));
+        let _ = write!(text, ": {}", escape(&cell.hedged_classes().join(" or ")));
     }
     if let Some(detail) = &cell.detail {
         let _ = write!(text, "<br>{}", escape(detail));
@@ -62,8 +62,10 @@ pub fn render(matrix: &Matrix) -> String {
         let _ = writeln!(
             out,
             "Columns are implementations; rows are {rows_are}. A cell is the state of the test, then \
-             the bug classes the diagnosis names for that failure, when it names any (README, \
-             Mutants and diagnosis).\n"
+             the bug classes the diagnosis names for that failure, when it names any, with its \
+             hedge: `likely X` when no test of the run refutes X, `possibly X` when its mutant \
+             gives this answer but a test of the run refutes it (README, Mutants and \
+             diagnosis).\n"
         );
         let _ = writeln!(out, "## Implementations\n");
         let _ = writeln!(
@@ -106,11 +108,11 @@ pub fn render(matrix: &Matrix) -> String {
                     .iter()
                     .find(|b| b.flag() == class)
                     .map_or("", |b| b.explanation());
-                for (column, tests) in by_column {
+                for (column, (hedge, tests)) in by_column {
                     let _ = writeln!(
                         out,
                         "| {} | {} | {} | {} |",
-                        escape(class),
+                        escape(&super::hedged(*hedge, class)),
                         escape(meaning),
                         escape(column),
                         ids(tests, usize::MAX)

@@ -21,7 +21,7 @@ pub mod spec;
 pub use rows::RowMode;
 pub use spec::ImplSpec;
 
-use bip37_harness::diagnosis::annotate;
+use bip37_harness::diagnosis::{annotate, Diagnosis, Verdict};
 use bip37_harness::ops::OpName;
 use bip37_harness::runner::{Run, State};
 use serde::{Deserialize, Serialize};
@@ -60,12 +60,64 @@ pub struct Cell {
     /// (several when the vector cannot tell them apart, or when each explains other fields).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bug_classes: Vec<String>,
+    /// How sure the diagnosis is of those classes, part of their names in every rendering
+    /// (`likely X`, `possibly X`): absent without classes, and in a matrix written before the
+    /// hedge was kept (whose classes are then shown bare).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hedge: Option<Hedge>,
     /// The diagnosis in words (single-vector rows only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnosis: Option<String>,
     /// Why the test is in its state (single-vector rows only; absent for a pass).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+}
+
+/// How sure the diagnosis is of the classes it names for a failure, as its words say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Hedge {
+    /// "likely X": no test of the run refutes the class (an exact answer, or each wrong field).
+    Likely,
+    /// "possibly X, refuted by ...": the class's mutant gives this exact answer, but some test
+    /// of the run refutes every class that does.
+    Possibly,
+}
+
+impl Hedge {
+    /// The hedge of a failure's verdict; none when it names no class.
+    pub fn of(verdict: &Verdict) -> Option<Hedge> {
+        match verdict {
+            Verdict::Exact(_) | Verdict::Fields(_) => Some(Hedge::Likely),
+            Verdict::Refuted(_) => Some(Hedge::Possibly),
+            Verdict::Unknown | Verdict::BadVector => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Hedge::Likely => "likely",
+            Hedge::Possibly => "possibly",
+        }
+    }
+}
+
+/// `class` with its hedge in front, as the diagnosis says it (bare when the hedge is unknown).
+pub fn hedged(hedge: Option<Hedge>, class: &str) -> String {
+    match hedge {
+        Some(hedge) => format!("{} {class}", hedge.as_str()),
+        None => class.to_string(),
+    }
+}
+
+impl Cell {
+    /// The cell's classes with their hedge, best first: `possibly X`, never a bare `X` the
+    /// diagnosis doubted.
+    pub fn hedged_classes(&self) -> Vec<String> {
+        (self.bug_classes.iter())
+            .map(|class| hedged(self.hedge, class))
+            .collect()
+    }
 }
 
 /// One row: a vector, or a group of vectors every implementation treats alike.
@@ -109,6 +161,8 @@ pub struct ColumnRun {
     pub run: Run,
     /// Per test: the bug classes the diagnosis names for its failure, best ranked first.
     pub bug_classes: Vec<Vec<String>>,
+    /// Per test: how sure the diagnosis is of them.
+    pub hedges: Vec<Option<Hedge>>,
     /// The run's diagnosis in one line.
     pub summary: String,
 }
@@ -126,13 +180,58 @@ impl ColumnRun {
                     .collect()
             })
             .collect();
+        let hedges = (0..run.results.len())
+            .map(|i| diagnosis.verdicts.get(&i).and_then(Hedge::of))
+            .collect();
         ColumnRun {
             participant,
             run,
             bug_classes,
-            summary: diagnosis.summary(),
+            hedges,
+            summary: summary_line(&diagnosis),
         }
     }
+}
+
+/// The run's diagnosis in one line, every class named with its hedge and the number of
+/// failures it is named for, most first ("likely A 3, possibly B 1 of 5 failures"), then the
+/// failures no class explains and those on bad vectors.
+pub fn summary_line(diagnosis: &Diagnosis) -> String {
+    let total = diagnosis.failures.len();
+    let mut counts: BTreeMap<(Hedge, &'static str), usize> = BTreeMap::new();
+    for verdict in diagnosis.verdicts.values() {
+        let Some(hedge) = Hedge::of(verdict) else {
+            continue;
+        };
+        for bug in verdict.named() {
+            *counts.entry((hedge, bug.flag())).or_default() += 1;
+        }
+    }
+    if counts.is_empty() {
+        return diagnosis.summary();
+    }
+    let mut classes: Vec<((Hedge, &str), usize)> = counts.into_iter().collect();
+    classes.sort_by_key(|&((hedge, flag), n)| (std::cmp::Reverse(n), hedge, flag));
+    let named: Vec<String> = (classes.iter())
+        .map(|((hedge, flag), n)| format!("{} {n}", hedged(Some(*hedge), flag)))
+        .collect();
+    let mut text = format!("{} of {total} failures", named.join(", "));
+    let count = |wanted: &Verdict| {
+        (diagnosis.verdicts.values())
+            .filter(|v| *v == wanted)
+            .count()
+    };
+    let unknown = count(&Verdict::Unknown);
+    if unknown > 0 {
+        text.push_str(&format!("; {unknown} not explained by any known bug class"));
+    }
+    let bad = count(&Verdict::BadVector);
+    if bad > 0 {
+        text.push_str(&format!(
+            "; {bad} on vectors the reference itself fails (bad vectors)"
+        ));
+    }
+    text
 }
 
 /// Lays out the columns' runs, which must all be over the same tests in the same order.
@@ -176,6 +275,9 @@ pub fn build(columns: Vec<ColumnRun>, mode: RowMode) -> Result<Matrix, String> {
     })
 }
 
+/// Where a class is named in one column: its hedge there and the ids of those tests.
+pub type NamedIn = (Option<Hedge>, Vec<String>);
+
 impl Matrix {
     /// Each column's cell of each test id, from rows of either mode.
     pub fn cells_by_test(&self) -> Vec<HashMap<&str, &Cell>> {
@@ -190,18 +292,20 @@ impl Matrix {
         columns
     }
 
-    /// Bug class → column name → the ids of the tests it explains, for the bug-class table.
-    pub fn bug_classes(&self) -> BTreeMap<String, BTreeMap<String, Vec<String>>> {
-        let mut found: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    /// Bug class → column name → its hedge in that column and the ids of the tests it is
+    /// named for, for the bug-class table. A class has one hedge in a run (refuted or not by
+    /// the run as a whole); the first cell's is kept.
+    pub fn bug_classes(&self) -> BTreeMap<String, BTreeMap<String, NamedIn>> {
+        let mut found: BTreeMap<String, BTreeMap<String, NamedIn>> = BTreeMap::new();
         for row in &self.rows {
             for (column, cell) in self.columns.iter().zip(&row.cells) {
                 for class in &cell.bug_classes {
-                    found
+                    let entry = found
                         .entry(class.clone())
                         .or_default()
                         .entry(column.name.clone())
-                        .or_default()
-                        .extend(row.tests.iter().cloned());
+                        .or_insert((cell.hedge, Vec::new()));
+                    entry.1.extend(row.tests.iter().cloned());
                 }
             }
         }
@@ -287,7 +391,15 @@ mod tests {
             .all(|c| c.detail.is_none()));
         assert_eq!(m.columns[1].counts[&State::WrongValue], 2);
         assert_eq!(m.rows[1].cells[1].bug_classes, ["MurmurTail"]);
-        assert_eq!(m.bug_classes()["MurmurTail"]["tail"], ["m/2", "m/3"]);
+        assert_eq!(m.rows[1].cells[1].hedge, Some(Hedge::Likely));
+        assert_eq!(m.rows[1].cells[1].hedged_classes(), ["likely MurmurTail"]);
+        assert_eq!(
+            m.bug_classes()["MurmurTail"]["tail"],
+            (
+                Some(Hedge::Likely),
+                vec!["m/2".to_string(), "m/3".to_string()]
+            )
+        );
     }
 
     #[test]
@@ -313,10 +425,10 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("| murmur3 | `m/2`, `m/3` | ✅ pass | wrongValue: MurmurTail |"),
+            text.contains("| murmur3 | `m/2`, `m/3` | ✅ pass | wrongValue: likely MurmurTail |"),
             "{text}"
         );
-        assert!(text.contains("| MurmurTail | MurmurHash3"), "{text}");
+        assert!(text.contains("| likely MurmurTail | MurmurHash3"), "{text}");
         assert!(
             text.contains("| tail | mutant:murmur-tail | pass 2, wrongValue 2 | likely MurmurTail"),
             "{text}"
@@ -331,6 +443,65 @@ mod tests {
         assert!(json::parse(&other_format)
             .unwrap_err()
             .contains("matrixFormat 2"));
+    }
+
+    /// Issue 33: a class the diagnosis doubts ("possibly X, refuted by ...") was shown as a
+    /// bare `X` in every format; the hedge is part of its name in the cells, the class table,
+    /// the page's hover text and the JSON, and a matrix without hedges still reads.
+    #[test]
+    fn a_doubted_class_keeps_its_hedge_in_every_format() {
+        let mut m = matrix(RowMode::Groups);
+        m.rows[1].cells[1].hedge = Some(Hedge::Possibly);
+        let text = markdown::render(&m);
+        assert!(text.contains("wrongValue: possibly MurmurTail |"), "{text}");
+        assert!(
+            text.contains("| possibly MurmurTail | MurmurHash3"),
+            "{text}"
+        );
+        assert!(!text.contains(": MurmurTail"), "{text}");
+        let page = html::render(&m);
+        assert!(page.contains("wrongValue (possibly MurmurTail)"), "{page}");
+        let json = json::render(&m);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["rows"][1]["cells"][1]["hedge"], "possibly");
+        assert_eq!(value["rows"][1]["cells"][1]["bugClasses"][0], "MurmurTail");
+        assert_eq!(json::parse(&json).unwrap(), m);
+        let mut bare = value.clone();
+        let cell = bare["rows"][1]["cells"][1].as_object_mut().unwrap();
+        assert!(cell.remove("hedge").is_some());
+        let old = json::parse(&bare.to_string()).unwrap();
+        assert_eq!(old.rows[1].cells[1].hedge, None);
+        assert!(markdown::render(&old).contains("wrongValue: MurmurTail |"));
+    }
+
+    /// Issue 33: a column's line named one class; it names each with its hedge and count.
+    #[test]
+    fn the_summary_line_names_every_class_with_its_hedge_and_count() {
+        let (a, b) = (
+            bip37_harness::mutants::Bug::ALL[0],
+            bip37_harness::mutants::Bug::ALL[1],
+        );
+        let diagnosis = Diagnosis {
+            findings: Vec::new(),
+            failures: vec![0, 1, 2, 3, 4],
+            verdicts: BTreeMap::from([
+                (0, Verdict::Exact(vec![a])),
+                (1, Verdict::Refuted(vec![b])),
+                (2, Verdict::Refuted(vec![b])),
+                (3, Verdict::Unknown),
+                (4, Verdict::BadVector),
+            ]),
+            ids: (0..5).map(|i| format!("t/{i}")).collect(),
+        };
+        assert_eq!(
+            summary_line(&diagnosis),
+            format!(
+                "possibly {} 2, likely {} 1 of 5 failures; 1 not explained by any known bug \
+                 class; 1 on vectors the reference itself fails (bad vectors)",
+                b.flag(),
+                a.flag()
+            )
+        );
     }
 
     #[test]

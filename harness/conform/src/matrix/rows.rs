@@ -29,6 +29,7 @@ fn cell(column: &ColumnRun, index: usize, with_words: bool) -> Cell {
     Cell {
         state: result.state,
         bug_classes: column.bug_classes[index].clone(),
+        hedge: column.hedges[index],
         diagnosis: result.diagnosis.clone().filter(|_| with_words),
         detail: (with_words && failed && !detail.is_empty()).then_some(detail),
     }

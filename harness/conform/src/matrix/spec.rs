@@ -1,9 +1,11 @@
 //! The columns of `bip37-conform matrix`: an `--impl name="<command>"` argument (a column name
 //! and the command line of a protocol v1 child, split into argv without a shell) or an adapter's
-//! manifest (`--adapters DIR`), which may also set a longer answer timeout.
+//! manifest (`--adapters DIR`), which may also set a longer answer timeout and names the
+//! expectations file the column is held to.
 
 use crate::adapters::{Kind, Manifest};
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// One implementation to put in the matrix.
@@ -17,6 +19,9 @@ pub struct ImplSpec {
     pub argv: Vec<String>,
     /// The longest wait for one answer, if not the command line's `--timeout`.
     pub timeout: Option<Duration>,
+    /// The expectations file the column's run is held to for the exit code (an adapter's
+    /// manifest names one; an `--impl` column has none, so any failure counts).
+    pub expectations: Option<PathBuf>,
 }
 
 /// Why an `--impl` argument was refused.
@@ -57,6 +62,7 @@ impl ImplSpec {
             command: command.trim().to_string(),
             argv,
             timeout: None,
+            expectations: None,
         })
     }
 
@@ -72,6 +78,7 @@ impl ImplSpec {
             command: manifest.run.clone(),
             argv,
             timeout: manifest.timeout,
+            expectations: Some(manifest.expectations.clone()),
         }))
     }
 }
