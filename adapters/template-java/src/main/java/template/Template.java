@@ -5,10 +5,11 @@ import com.google.gson.JsonObject;
 
 /**
  * A bip37-conform adapter template in Java: copy this directory, replace the two example
- * operations with calls into your library, register the operations it supports, build it with
- * {@code adapters/java-protocol/build.sh adapters/template-java} and run the suite against it:
+ * operations with calls into your library, register the operations it supports, build the copy
+ * with the checkout's {@code adapters/java-protocol/build.sh COPY template.Template} and run the
+ * suite against it:
  *
- * <pre>bip37-conform run --impl "java @adapters/template-java/target/classpath.args template.Template"</pre>
+ * <pre>bip37-conform run --impl "java @COPY/target/classpath.args template.Template"</pre>
  *
  * <p>{@link Adapter} (adapters/java-protocol) speaks the protocol (docs/PROTOCOL.md): the hello
  * naming the registered operations, then one answer line per request. An operation returns its

@@ -1,0 +1,260 @@
+//! The templates work where a newcomer puts them: each one (Python, Go, Java) is copied out of
+//! the checkout into the system's temporary directory, built with only the steps its own
+//! comments and README give, and run by `bip37-conform run`, conformant on what it claims.
+//! Then the mission's mistakes are planted in the copy in the form they take in that language
+//! (an unwrapped seed in Python's unbounded `int` and in a Java `long`, a block read big-endian,
+//! tail bytes in reverse order, a Java `byte` shifted in with its sign), and each run must name
+//! the class, hedged `likely`; a Java adapter that throws still builds and is reported as a
+//! breakdown. Go's and Java's tests skip where their toolchain is absent (CI
+//! has both: .ci/prerequisites).
+
+mod common;
+
+use common::{code, conform, text};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh directory for `name` in the system's temporary directory: outside the checkout, so a
+/// path into it (a `../java-protocol`, a `replace ../go-protocol`) cannot resolve by accident.
+fn outside(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bip37-copied-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Copies the files of `from` (recursively, but no `target/`) into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            if entry.file_name() != "target" {
+                copy_tree(&path, &to.join(entry.file_name()));
+            }
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// Replaces `from` by `to` in `file`, which must hold `from` exactly once.
+fn plant(file: &Path, from: &str, to: &str) {
+    let source = std::fs::read_to_string(file).unwrap();
+    assert_eq!(
+        source.matches(from).count(),
+        1,
+        "{} no longer holds {from:?} once: update this test",
+        file.display()
+    );
+    std::fs::write(file, source.replace(from, to)).unwrap();
+}
+
+/// `bip37-conform run` against `implementation`: its exit code and human report.
+fn run(implementation: &str) -> (i32, String) {
+    let out = conform(&["run", "--impl", implementation]);
+    (
+        code(&out),
+        format!("{}{}", text(&out.stdout), text(&out.stderr)),
+    )
+}
+
+/// Runs the copy and requires a conformant first report.
+fn conformant(implementation: &str) {
+    let (code, report) = run(implementation);
+    assert_eq!(code, 0, "the unchanged copy is not conformant:\n{report}");
+}
+
+/// Runs the copy with a mistake planted and requires the class, named with `likely`.
+fn names(implementation: &str, class: &str) {
+    let (code, report) = run(implementation);
+    assert_eq!(code, 1, "a planted {class} did not fail the run:\n{report}");
+    assert!(
+        report.contains(&format!("likely {class}")),
+        "a planted {class} was not named:\n{report}"
+    );
+}
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Python template, as its docstring says: `template.py` and the protocol loop
+/// `bip37_protocol.py` beside it, run with `python3`.
+#[test]
+fn the_python_template_copied_out_builds_and_names_the_planted_mistakes() {
+    let adapters = common::adapters_dir();
+    let mistakes = [
+        (
+            "SeedNotWrapped",
+            "return {\"seed\": seed & 0xFFFFFFFF}",
+            "return {\"seed\": seed}",
+        ),
+        (
+            "BigEndianBlocks",
+            "k = int.from_bytes(data[i : i + 4], \"little\")",
+            "k = int.from_bytes(data[i : i + 4], \"big\")",
+        ),
+        (
+            "MurmurTail",
+            "k = int.from_bytes(tail, \"little\")",
+            "k = int.from_bytes(tail, \"big\")",
+        ),
+    ];
+    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
+        let dir = outside(&format!("python-{i}"));
+        std::fs::copy(adapters.join("template.py"), dir.join("template.py")).unwrap();
+        std::fs::copy(
+            adapters.join("py-protocol/bip37_protocol.py"),
+            dir.join("bip37_protocol.py"),
+        )
+        .unwrap();
+        let implementation = format!("python3 {}", dir.join("template.py").display());
+        if class.is_empty() {
+            conformant(&implementation);
+        } else {
+            plant(&dir.join("template.py"), from, to);
+            names(&implementation, class);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// The Go template, as its doc comment says: go.mod's replace line pointed at
+/// adapters/go-protocol, then `go build`. Go's types keep the seed in 32 bits (the protocol's
+/// `uint32` fields), so its natural mistakes are the byte orders.
+#[test]
+fn the_go_template_copied_out_builds_and_names_the_planted_mistakes() {
+    let protocol = common::adapters_dir().join("go-protocol");
+    let protocol = protocol.canonicalize().unwrap();
+    let block = "k := uint32(data[i]) | uint32(data[i+1])<<8 | uint32(data[i+2])<<16 | uint32(data[i+3])<<24";
+    let mistakes = [
+        (
+            "BigEndianBlocks",
+            block,
+            "k := uint32(data[i])<<24 | uint32(data[i+1])<<16 | uint32(data[i+2])<<8 | uint32(data[i+3])",
+        ),
+        (
+            "MurmurTail",
+            "for i := len(data) - 1; i >= rounded; i-- {",
+            "for i := rounded; i < len(data); i++ {",
+        ),
+    ];
+    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
+        let dir = outside(&format!("go-{i}"));
+        copy_tree(&common::adapters_dir().join("template-go"), &dir);
+        let replace = format!("-replace=bip37.invalid/protocol={}", protocol.display());
+        let Some(edit) = common::go(&dir, &["mod", "edit", &replace]) else {
+            return;
+        };
+        common::assert_success("go mod edit -replace", &edit);
+        if !class.is_empty() {
+            plant(&dir.join("main.go"), from, to);
+        }
+        let binary = dir.join("template-go");
+        let build = common::go(&dir, &["build", "-o", binary.to_str().unwrap(), "."]).unwrap();
+        common::assert_success("go build of the copied template", &build);
+        let implementation = binary.display().to_string();
+        if class.is_empty() {
+            conformant(&implementation);
+        } else {
+            names(&implementation, class);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Whether `java` and `mvn` run here; if not, says that the test is skipped.
+fn jvm_tools() -> bool {
+    ["java", "mvn"].iter().all(|tool| {
+        let runs = Command::new(tool)
+            .arg(if *tool == "java" { "-version" } else { "-v" })
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !runs {
+            eprintln!("skipped: `{tool}` is not installed (README, Prerequisites)");
+        }
+        runs
+    })
+}
+
+/// The Java template, as its README says: `adapters/java-protocol/build.sh COPY MAIN` from the
+/// checkout (it installs the loop and the shared build settings into the local Maven
+/// repository, which the copy's POM names by coordinates), then `java @COPY/target/...`.
+#[test]
+fn the_java_template_copied_out_builds_and_names_the_planted_mistakes() {
+    if !jvm_tools() {
+        return;
+    }
+    let source = "src/main/java/template/Template.java";
+    let mistakes = [
+        // A `long` seed sent without `& 0xffffffffL`.
+        (
+            "SeedNotWrapped",
+            "in.u32(\"tweak\")) & 0xffffffffL);",
+            "in.u32(\"tweak\")));",
+        ),
+        // A Java `byte` is signed: shifted in without `& 0xff`, a high tail byte brings its sign.
+        (
+            "SignExtendedTail",
+            "k = k << 8 | (data[i] & 0xff);",
+            "k = k << 8 | data[i];",
+        ),
+        (
+            "BigEndianBlocks",
+            "int k = (data[i] & 0xff) | (data[i + 1] & 0xff) << 8 | (data[i + 2] & 0xff) << 16 | data[i + 3] << 24;",
+            "int k = data[i] << 24 | (data[i + 1] & 0xff) << 16 | (data[i + 2] & 0xff) << 8 | (data[i + 3] & 0xff);",
+        ),
+    ];
+    let build = repository().join("adapters/java-protocol/build.sh");
+    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
+        let dir = outside(&format!("java-{i}"));
+        copy_tree(&common::adapters_dir().join("template-java"), &dir);
+        if !class.is_empty() {
+            plant(&dir.join(source), from, to);
+        }
+        // With MAIN: the class-data training run must not stop a build whose adapter fails.
+        let out = Command::new(&build)
+            .arg(&dir)
+            .arg("template.Template")
+            .output()
+            .unwrap();
+        common::assert_success("build.sh of the copied Java template", &out);
+        let implementation = format!(
+            "java @{} template.Template",
+            dir.join("target/classpath.args").display()
+        );
+        if class.is_empty() {
+            conformant(&implementation);
+        } else {
+            names(&implementation, class);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // An adapter that throws on some requests still builds (the training run stops early), and
+    // the run reports the stop as a breakdown (exit 3), naming the exception.
+    let dir = outside("java-crash");
+    copy_tree(&common::adapters_dir().join("template-java"), &dir);
+    plant(
+        &dir.join(source),
+        "        int h = seed;",
+        "        if (data.length == 3) throw new IllegalStateException(\"planted\");\n        int h = seed;",
+    );
+    let out = Command::new(&build)
+        .arg(&dir)
+        .arg("template.Template")
+        .output()
+        .unwrap();
+    common::assert_success("build.sh of a Java adapter that throws", &out);
+    let (code, report) = run(&format!(
+        "java @{} template.Template",
+        dir.join("target/classpath.args").display()
+    ));
+    assert_eq!(code, 3, "{report}");
+    assert!(
+        report.contains("IllegalStateException: planted"),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
