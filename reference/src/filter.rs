@@ -11,7 +11,7 @@ use crate::bit_modulus::BitModulus;
 use crate::ceilings::{self, BeyondCeiling};
 use crate::flags::UpdateMode;
 use crate::limits;
-use crate::murmur3::{murmur3, murmur3_many};
+use crate::murmur3::{murmur3, murmur3_20, murmur3_many};
 use crate::sizing::{size_for, FilterSize, SizingError};
 
 /// The multiplier of the hash function index in the seed.
@@ -183,7 +183,13 @@ impl BloomFilter {
             let bit = bits.of(hash);
             self.data[bit >> 3] & (1 << (bit & 7)) != 0
         };
-        let first = if element.len() < LONG_ELEMENT {
+        let first = if let Ok(hash160) = <&[u8; 20]>::try_from(element) {
+            let singles = self.hash_funcs.min(CONTAINS_SINGLES);
+            if !(0..singles).all(|i| is_set(murmur3_20(hash_seed(i, self.tweak), hash160))) {
+                return false;
+            }
+            singles
+        } else if element.len() < LONG_ELEMENT {
             let singles = self.hash_funcs.min(CONTAINS_SINGLES);
             if !(0..singles).all(|i| is_set(murmur3(hash_seed(i, self.tweak), element))) {
                 return false;

@@ -82,10 +82,17 @@ fn blocks(data: &[u8]) -> (impl Iterator<Item = u32> + '_, Option<u32>) {
 /// had copies too, and were slower with them on each CPU the machine has had (see `GROUP`).
 pub fn murmur3(seed: u32, data: &[u8]) -> u32 {
     match data.len() {
-        20 => murmur3_any::<GROUP>(seed, &data[..20]),
+        20 => murmur3_20(seed, data[..20].try_into().unwrap()),
         n if n >= LONG => murmur3_any::<LONG_GROUP>(seed, data),
         _ => murmur3_any::<GROUP>(seed, data),
     }
+}
+
+/// MurmurHash3 x86_32 of a 20-byte element (a hash160, the most common element of a wallet's
+/// filter), every block unrolled and no tail; inlined where a caller knows the length.
+#[inline(always)]
+pub(crate) fn murmur3_20(seed: u32, data: &[u8; 20]) -> u32 {
+    murmur3_any::<GROUP>(seed, data)
 }
 
 /// Bytes per pass of the general loop below [`LONG`] bytes: four blocks, unrolled. A call's
