@@ -1,13 +1,12 @@
-//! The templates work where a newcomer puts them: each one (Python, Go, Java) is copied out of
-//! the checkout into the system's temporary directory, built with only the steps its own
-//! comments and README give, and run by `bip37-conform run`, conformant on what it claims.
-//! Then the mission's mistakes are planted in the copy in the form they take in that language
-//! (an unwrapped seed in Python's unbounded `int` and in a Java `long`, a block read big-endian,
-//! tail bytes in reverse order, a Java `byte` shifted in with its sign), and each run must name
-//! the class, hedged `likely`; a Java adapter that throws still builds and is reported as a
-//! breakdown. Go's and Java's tests skip where their toolchain is absent (CI
-//! has both: .ci/prerequisites).
-
+//! The templates work where a newcomer puts them: each one (Python, JavaScript, Go, Java) is
+//! copied out of the checkout into the system's temporary directory, built with only the steps
+//! its own comments and README give, and run by `bip37-conform run`, conformant on what it
+//! claims. Then the mission's mistakes are planted in the copy in the form they take in that
+//! language (an unwrapped seed in Python's unbounded `int`, a JavaScript number and a Java
+//! `long`, a block read big-endian, tail bytes in reverse order, a Java `byte` shifted in with
+//! its sign), and each run must name the class, hedged `likely`; a Java adapter that throws
+//! still builds and is reported as a breakdown. Go's and Java's tests skip where their
+//! toolchain is absent (CI has both: .ci/prerequisites).
 mod common;
 
 use common::{code, conform, text};
@@ -115,6 +114,48 @@ fn the_python_template_copied_out_builds_and_names_the_planted_mistakes() {
             conformant(&implementation);
         } else {
             plant(&dir.join("template.py"), from, to);
+            names(&implementation, class);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// The JavaScript template, as its comment says: `template.js` and the protocol loop
+/// `protocol.js` beside it, run with `node`. A JavaScript number past 2^32 is the seed not
+/// wrapped (`*` and `+` on doubles), `readUInt32BE` the wrong block order.
+#[test]
+fn the_javascript_template_copied_out_builds_and_names_the_planted_mistakes() {
+    let adapters = common::adapters_dir();
+    let mistakes = [
+        (
+            "SeedNotWrapped",
+            "(Math.imul(input.hashIndex, 0xfba4c795) + input.tweak) >>> 0",
+            "input.hashIndex * 0xfba4c795 + input.tweak",
+        ),
+        (
+            "BigEndianBlocks",
+            "data.readUInt32LE(i)",
+            "data.readUInt32BE(i)",
+        ),
+        (
+            "MurmurTail",
+            "for (let i = data.length - 1; i >= rounded; i--) {",
+            "for (let i = rounded; i < data.length; i++) {",
+        ),
+    ];
+    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
+        let dir = outside(&format!("js-{i}"));
+        std::fs::copy(adapters.join("template.js"), dir.join("template.js")).unwrap();
+        std::fs::copy(
+            adapters.join("js-protocol/protocol.js"),
+            dir.join("protocol.js"),
+        )
+        .unwrap();
+        let implementation = format!("node {}", dir.join("template.js").display());
+        if class.is_empty() {
+            conformant(&implementation);
+        } else {
+            plant(&dir.join("template.js"), from, to);
             names(&implementation, class);
         }
         std::fs::remove_dir_all(&dir).unwrap();
