@@ -4,7 +4,7 @@
 // adapters/template.py is for Python.
 //
 // Copy this file and adapters/js-protocol/protocol.js (the protocol loop, beside it), replace
-// the two example operations with calls into your library, list the operations you support in
+// the three example operations with calls into your library, list the operations you support in
 // `handlers`, and run the suite against it:
 //
 //     bip37-conform run --impl "node adapters/template.js"
@@ -26,7 +26,7 @@ const path = require('path');
 
 // protocol.js is found beside this file, or in adapters/js-protocol/ of this repository.
 const beside = path.join(__dirname, 'protocol.js');
-const { fromHex, serve } = require(
+const { Rejected, fpRate, fromHex, serve } = require(
   fs.existsSync(beside) ? beside : path.join(__dirname, 'js-protocol', 'protocol.js'),
 );
 
@@ -53,17 +53,41 @@ function murmur3(seed, data) {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+// Core's constants (src/common/bloom.cpp), as doubles.
+const LN2SQUARED = 0.4804530139182014246671025263266649717305529515945455;
+const LN2 = 0.6931471805599453094172321214581765680755001343602552;
+
+/**
+ * Filter bytes and hash functions for (n, p), as Core's constructor: the bit count is
+ * -1 / ln2^2 * n * ln p in doubles, in that order, truncated and capped at 288,000; the hash
+ * function count divides the filter's bits by n in INTEGERS (Math.floor) before multiplying by
+ * ln 2. Inputs Core leaves undefined are rejected (docs/PROTOCOL.md, sizing).
+ */
+function sizing(n, rate) {
+  if (n === 0 || !(rate > 0)) {
+    throw new Rejected('parameters', `no defined filter for n = ${n}, p = ${rate}`);
+  }
+  const bits = (-1 / LN2SQUARED) * n * Math.log(rate);
+  if (!(bits > -1 && bits < 2 ** 32)) {
+    throw new Rejected('parameters', `the bit count ${bits} is outside unsigned int`);
+  }
+  const filterBytes = Math.floor(Math.min(Math.trunc(bits), 36000 * 8) / 8);
+  const hashFuncs = Math.min(Math.trunc(Math.floor((filterBytes * 8) / n) * LN2), 50);
+  return { filterBytes, hashFuncs };
+}
+
 // Wire name -> function from the request's input to the output. Operations not listed here are
 // not claimed in the hello, so the harness reports them as notClaimed without asking.
 const handlers = {
   murmur3: (input) => ({ hash: murmur3(input.seed, fromHex(input.data)) }),
   // hashIndex * 0xFBA4C795 + tweak, mod 2^32 (Math.imul's product wraps; `+` does not).
   hashSeed: (input) => ({ seed: (Math.imul(input.hashIndex, 0xfba4c795) + input.tweak) >>> 0 }),
+  sizing: (input) => sizing(input.nElements, fpRate(input.fpRate)),
 };
 
 serve({
   implementation: 'template-js',
   version: '0.1.0',
-  notes: 'the template: MurmurHash3 and the hash seeds only',
+  notes: 'the template: MurmurHash3, the hash seeds and the sizing only',
   handlers,
 });

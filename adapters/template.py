@@ -2,7 +2,7 @@
 """A bip37-conform adapter template: the subprocess protocol, version 1, in plain Python.
 
 Copy this file and adapters/py-protocol/bip37_protocol.py (the protocol loop, beside it),
-replace the two example operations with calls into your implementation, add the operations you
+replace the three example operations with calls into your implementation, add the operations you
 support to OPERATIONS, and run the suite against it:
 
     bip37-conform run --impl "python3 adapters/template.py"
@@ -23,12 +23,13 @@ are lowercase hex (bip37_protocol.from_hex). Write diagnostics to stderr, never 
 Standard library only.
 """
 
+import math
 import sys
 from pathlib import Path
 
 # bip37_protocol.py is found beside this file, or in adapters/py-protocol/ of this repository.
 sys.path.insert(1, str(Path(__file__).resolve().parent / "py-protocol"))
-from bip37_protocol import from_hex, serve  # noqa: E402
+from bip37_protocol import Rejected, fp_rate, from_hex, serve  # noqa: E402
 
 IMPLEMENTATION = "template-python"
 VERSION = "0.1.0"
@@ -72,6 +73,29 @@ def op_hash_seed(request_input):
     return {"seed": seed & 0xFFFFFFFF}
 
 
+# Core's constants (src/common/bloom.cpp), as doubles.
+LN2SQUARED = 0.4804530139182014246671025263266649717305529515945455
+LN2 = 0.6931471805599453094172321214581765680755001343602552
+
+
+def op_sizing(request_input):
+    """sizing: {"nElements", "fpRate"} -> {"filterBytes", "hashFuncs"}, as Core's constructor.
+
+    The bit count is -1 / ln2^2 * n * ln p in doubles, in that order, truncated and capped at
+    288,000; the hash function count divides the filter's bits by n in INTEGERS (//) before
+    multiplying by ln 2. Inputs Core leaves undefined are rejected (docs/PROTOCOL.md, sizing).
+    """
+    n = request_input["nElements"]
+    rate = fp_rate(request_input["fpRate"])
+    if n == 0 or not rate > 0:
+        raise Rejected("parameters", f"no defined filter for n = {n}, p = {rate}")
+    bits = -1 / LN2SQUARED * n * math.log(rate)
+    if not -1 < bits < 2**32:
+        raise Rejected("parameters", f"the bit count {bits} is outside unsigned int")
+    filter_bytes = min(int(bits), 36000 * 8) // 8
+    return {"filterBytes": filter_bytes, "hashFuncs": min(int(filter_bytes * 8 // n * LN2), 50)}
+
+
 # Wire name -> function from the request's input to the output. Operations not listed here are
 # not claimed in the hello, so the harness reports them as notClaimed without asking; inputs of
 # a listed operation you cannot take are declared as capabilities (docs/PROTOCOL.md), passed as
@@ -79,6 +103,7 @@ def op_hash_seed(request_input):
 OPERATIONS = {
     "hashSeed": op_hash_seed,
     "murmur3": op_murmur3,
+    "sizing": op_sizing,
 }
 
 

@@ -2,7 +2,7 @@
 // in Go, as adapters/template.py is for Python.
 //
 // Copy this directory, point the replace line of go.mod at adapters/go-protocol (the loop),
-// replace the two example operations with calls into your implementation, list the
+// replace the three example operations with calls into your implementation, list the
 // operations you support in main, and run the suite against the built program:
 //
 //	go build -o template-go . && bip37-conform run --impl ./template-go
@@ -16,6 +16,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"math/bits"
 
 	"bip37.invalid/protocol"
@@ -44,6 +46,27 @@ func murmur3(seed uint32, data []byte) uint32 {
 	return h ^ h>>16
 }
 
+// Core's constants (src/common/bloom.cpp), as float64 variables: a constant expression would be
+// computed exactly and rounded once, where Core's double arithmetic rounds at each step.
+var ln2Squared, ln2 = 0.4804530139182014246671025263266649717305529515945455, 0.6931471805599453094172321214581765680755001343602552
+
+// sizing is Core's constructor for (n, p): the bit count is -1 / ln2^2 * n * ln p in float64, in
+// that order, truncated and capped at 288,000; the hash function count divides the filter's
+// bits by n in INTEGERS before multiplying by ln 2. Inputs Core leaves undefined are rejected
+// (docs/PROTOCOL.md, sizing).
+func sizing(n uint32, rate float64) (protocol.SizingOutput, error) {
+	if n == 0 || !(rate > 0) {
+		return protocol.SizingOutput{}, protocol.Reject(protocol.StageParameters, fmt.Errorf("no defined filter for n = %d, p = %v", n, rate))
+	}
+	count := -1 / ln2Squared * float64(n) * math.Log(rate)
+	if !(count > -1 && count < 1<<32) {
+		return protocol.SizingOutput{}, protocol.Reject(protocol.StageParameters, fmt.Errorf("the bit count %v is outside unsigned int", count))
+	}
+	filterBytes := min(uint32(math.Trunc(count)), 36000*8) / 8
+	hashFuncs := min(uint32(float64(filterBytes*8/n)*ln2), 50)
+	return protocol.SizingOutput{FilterBytes: filterBytes, HashFuncs: hashFuncs}, nil
+}
+
 func main() {
 	protocol.Serve(protocol.Adapter{
 		Implementation: "template-go",
@@ -55,6 +78,9 @@ func main() {
 			protocol.Op("hashSeed", func(in protocol.HashSeedInput) (protocol.HashSeedOutput, error) {
 				// hashIndex * 0xFBA4C795 + tweak, mod 2^32 (uint32 arithmetic wraps).
 				return protocol.HashSeedOutput{Seed: in.HashIndex*0xfba4c795 + in.Tweak}, nil
+			}),
+			protocol.Op("sizing", func(in protocol.SizingInput) (protocol.SizingOutput, error) {
+				return sizing(in.NElements, float64(in.FpRate))
 			}),
 		},
 	})

@@ -3,10 +3,12 @@
 //! its own comments and README give, and run by `bip37-conform run`, conformant on what it
 //! claims. Then the mission's mistakes are planted in the copy in the form they take in that
 //! language (an unwrapped seed in Python's unbounded `int`, a JavaScript number and a Java
-//! `long`, a block read big-endian, tail bytes in reverse order, a Java `byte` shifted in with
-//! its sign), and each run must name the class, hedged `likely`; a Java adapter that throws
-//! still builds and is reported as a breakdown. Go's and Java's tests skip where their
-//! toolchain is absent (CI has both: .ci/prerequisites).
+//! `long`, the hash function count divided in floating point, a block read big-endian, tail
+//! bytes in reverse order, a Java `byte` shifted in with its sign), and each run must name the
+//! class, hedged `likely`; a Java adapter that throws still builds and is reported as a
+//! breakdown. Go's and Java's tests skip where their toolchain is absent (CI has both:
+//! .ci/prerequisites).
+
 mod common;
 
 use common::{code, conform, text};
@@ -100,6 +102,12 @@ fn the_python_template_copied_out_builds_and_names_the_planted_mistakes() {
             "k = int.from_bytes(tail, \"little\")",
             "k = int.from_bytes(tail, \"big\")",
         ),
+        // `/` is true division in Python 3: Core's bits / n is `//`.
+        (
+            "FloatHashCount",
+            "filter_bytes * 8 // n * LN2",
+            "filter_bytes * 8 / n * LN2",
+        ),
     ];
     for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
         let dir = outside(&format!("python-{i}"));
@@ -142,6 +150,12 @@ fn the_javascript_template_copied_out_builds_and_names_the_planted_mistakes() {
             "for (let i = data.length - 1; i >= rounded; i--) {",
             "for (let i = rounded; i < data.length; i++) {",
         ),
+        // Every JavaScript number is a double: without Math.floor, bits / n keeps its fraction.
+        (
+            "FloatHashCount",
+            "Math.floor((filterBytes * 8) / n) * LN2",
+            "((filterBytes * 8) / n) * LN2",
+        ),
     ];
     for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
         let dir = outside(&format!("js-{i}"));
@@ -164,7 +178,7 @@ fn the_javascript_template_copied_out_builds_and_names_the_planted_mistakes() {
 
 /// The Go template, as its doc comment says: go.mod's replace line pointed at
 /// adapters/go-protocol, then `go build`. Go's types keep the seed in 32 bits (the protocol's
-/// `uint32` fields), so its natural mistakes are the byte orders.
+/// `uint32` fields), so its natural mistakes are the byte orders and a float64 division.
 #[test]
 fn the_go_template_copied_out_builds_and_names_the_planted_mistakes() {
     let protocol = common::adapters_dir().join("go-protocol");
@@ -180,6 +194,11 @@ fn the_go_template_copied_out_builds_and_names_the_planted_mistakes() {
             "MurmurTail",
             "for i := len(data) - 1; i >= rounded; i-- {",
             "for i := rounded; i < len(data); i++ {",
+        ),
+        (
+            "FloatHashCount",
+            "float64(filterBytes*8/n)*ln2",
+            "float64(filterBytes*8)/float64(n)*ln2",
         ),
     ];
     for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
@@ -246,6 +265,12 @@ fn the_java_template_copied_out_builds_and_names_the_planted_mistakes() {
             "BigEndianBlocks",
             "int k = (data[i] & 0xff) | (data[i + 1] & 0xff) << 8 | (data[i + 2] & 0xff) << 16 | data[i + 3] << 24;",
             "int k = data[i] << 24 | (data[i + 1] & 0xff) << 16 | (data[i + 2] & 0xff) << 8 | (data[i + 3] & 0xff);",
+        ),
+        // A cast to double before the division.
+        (
+            "FloatHashCount",
+            "filterBytes * 8 / n * LN2",
+            "(double) filterBytes * 8 / n * LN2",
         ),
     ];
     let build = repository().join("adapters/java-protocol/build.sh");

@@ -189,7 +189,7 @@ fn a_pinned_operation_that_stops_being_answered_fails_the_gate() {
     assert_eq!(code(&out), 0, "{}", all_text(&out));
     let written = std::fs::read_to_string(file).unwrap();
     assert!(
-        written.contains("operations = [\"murmur3\", \"hashSeed\"]"),
+        written.contains("operations = [\"murmur3\", \"hashSeed\", \"sizing\"]"),
         "{written}"
     );
     assert_eq!(code(&gate(&template)), 0);

@@ -1,10 +1,12 @@
 package template;
 
 import bip37.protocol.Adapter;
+import bip37.protocol.Rejected;
+import bip37.protocol.Stage;
 import com.google.gson.JsonObject;
 
 /**
- * A bip37-conform adapter template in Java: copy this directory, replace the two example
+ * A bip37-conform adapter template in Java: copy this directory, replace the three example
  * operations with calls into your library, register the operations it supports, build the copy
  * with the checkout's {@code adapters/java-protocol/build.sh COPY template.Template} and run the
  * suite against it:
@@ -47,6 +49,31 @@ public final class Template {
         return Integer.rotateLeft(k * 0xcc9e2d51, 15) * 0x1b873593;
     }
 
+    /** Core's constants (src/common/bloom.cpp), as doubles. */
+    private static final double LN2SQUARED = 0.4804530139182014246671025263266649717305529515945455;
+    private static final double LN2 = 0.6931471805599453094172321214581765680755001343602552;
+
+    /**
+     * Filter bytes and hash functions for (n, p), as Core's constructor: the bit count is
+     * -1 / ln2^2 * n * ln p in doubles, in that order, truncated and capped at 288,000; the hash
+     * function count divides the filter's bits by n in INTEGERS (two {@code long}s) before
+     * multiplying by ln 2. Inputs Core leaves undefined are rejected (docs/PROTOCOL.md, sizing).
+     */
+    static JsonObject sizing(long n, double rate) throws Rejected {
+        if (n == 0 || !(rate > 0)) {
+            throw new Rejected(Stage.PARAMETERS, "no defined filter for n = " + n + ", p = " + rate);
+        }
+        double bits = -1 / LN2SQUARED * n * Math.log(rate);
+        if (!(bits > -1 && bits < 0x1p32)) {
+            throw new Rejected(Stage.PARAMETERS, "the bit count " + bits + " is outside unsigned int");
+        }
+        long filterBytes = Math.min((long) bits, 36000 * 8) / 8;
+        JsonObject out = new JsonObject();
+        out.addProperty("filterBytes", filterBytes);
+        out.addProperty("hashFuncs", Math.min((long) (filterBytes * 8 / n * LN2), 50));
+        return out;
+    }
+
     public static void main(String[] args) {
         new Adapter("template-java", "0.1.0")
                 .operation("murmur3", in -> {
@@ -59,6 +86,7 @@ public final class Template {
                     out.addProperty("seed", (in.u32("hashIndex") * 0xfba4c795L + in.u32("tweak")) & 0xffffffffL);
                     return out;
                 })
+                .operation("sizing", in -> sizing(in.u32("nElements"), in.fpRate("fpRate")))
                 .serve();
     }
 }
