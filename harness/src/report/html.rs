@@ -60,6 +60,8 @@ svg.bits{border:1px solid #888;display:block}
 .controls{display:flex;gap:1em;flex-wrap:wrap;align-items:center;margin:.6em 0}
 .legend{font-size:12px;color:#333}
 .matrix td{padding:0 .3em;text-align:center}.matrix td.id{text-align:left;font-family:ui-monospace,monospace;font-size:12px}
+.matrix td[tabindex]:focus{outline:2px solid #000;outline-offset:-2px}
+#cell-detail{min-height:1.4em;font-size:13px}
 .matrix th.col{writing-mode:vertical-rl;transform:rotate(180deg);font-size:12px;white-space:nowrap}
 .skip{position:absolute;left:-999px}.skip:focus{left:1em;top:1em;background:#fff;padding:.3em}
 @media print{.controls,.skip{display:none}body{margin:0;max-width:none}pre{max-height:none}details.failure{break-inside:avoid}}
@@ -69,7 +71,8 @@ svg.bits{border:1px solid #888;display:block}
 /// `select[data-filter=K]` keeps the `[data-row]` elements whose `data-K` lists its value), the
 /// count that follows them (`#shown`, also `data-shown`), filters set from the address
 /// (`page.html#filter:state=crash&op=buildFilter`, so a filtered view can be linked and
-/// checked), every `details` opened to print, and the milliseconds from navigation to the
+/// checked), a matrix cell's title shown in `#cell-detail` when the keyboard focuses it,
+/// every `details` opened to print, and the milliseconds from navigation to the
 /// script's end and to the load event (`data-ready-ms`, `data-load-ms` on `body`). It reads and sets
 /// attributes and `textContent` only.
 pub const SCRIPT: &str = r#"
@@ -96,6 +99,10 @@ if(h.indexOf('#filter:')===0){h.slice(8).split('&').forEach(function(kv){
  });
 });}
 sel.forEach(function(s){s.addEventListener('change',apply);});
+var detail=document.getElementById('cell-detail');
+if(detail)document.addEventListener('focusin',function(e){
+ var t=e.target;if(t&&t.tagName==='TD'&&t.hasAttribute('title'))detail.textContent=t.getAttribute('title');
+});
 apply();
 window.addEventListener('beforeprint',function(){
  [].slice.call(document.querySelectorAll('details')).forEach(function(d){d.open=true;});

@@ -37,7 +37,7 @@ pub fn render(matrix: &Matrix) -> String {
         body,
         "<p>Columns are implementations, rows are the {tests} tests grouped by operation. A cell \
          is the test's state (symbol and colour) and the bug classes its diagnosis names (on \
-         hover with their hedge, likely or possibly, and in the filter). Made by bip37-conform {} on {}.</p></header>",
+         hover or keyboard focus, with their hedge, likely or possibly, and in the filter). Made by bip37-conform {} on {}.</p></header>",
         env!("CARGO_PKG_VERSION"),
         bip37_harness::report::html::now_utc()
     );
@@ -86,7 +86,8 @@ pub fn render(matrix: &Matrix) -> String {
         body,
         "<h2 id=\"grid\">Tests against implementations</h2>\n<div class=\"controls\">{}{}{}\
          <span>shown: <strong id=\"shown\" data-shown=\"{tests}\">{tests}</strong> of {tests} \
-         tests</span></div>\n{}",
+         tests</span></div>\n{}\n<p id=\"cell-detail\" aria-live=\"polite\">Tab to a cell (or \
+         hover it) for its state, bug classes and diagnosis.</p>",
         filter_select("op", "Operation", &ops),
         filter_select("state", "A cell in state", &states),
         filter_select("class", "Bug class", &classes),
@@ -146,7 +147,7 @@ pub fn render(matrix: &Matrix) -> String {
                 }
                 let _ = write!(
                     tds,
-                    "<td class=\"c-{}\" title=\"{}\">{}</td>",
+                    "<td class=\"c-{}\" tabindex=\"0\" title=\"{}\">{}</td>",
                     cell.state.as_str(),
                     esc(&title),
                     state_symbol(cell.state.as_str())
@@ -191,6 +192,9 @@ mod tests {
         assert_eq!(page.matches("<tr data-row").count(), tests);
         let cells = page.matches("<td class=\"c-").count();
         assert_eq!(cells, tests * matrix.columns.len());
+        // Every cell takes the keyboard's focus, and the page has where its title is shown.
+        assert_eq!(page.matches("tabindex=\"0\" title=").count(), cells);
+        assert!(page.contains("<p id=\"cell-detail\" aria-live=\"polite\">"));
         let pass: usize = (matrix.rows.iter())
             .map(|r| r.cells.iter().filter(|c| c.state == State::Pass).count() * r.tests.len())
             .sum();
