@@ -81,12 +81,47 @@ fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// A mistake planted in a copy: the class its run must name, the template's text and the text
+/// that replaces it.
+type Mistake = (&'static str, &'static str, &'static str);
+
+/// The unchanged template, then each of `mistakes` planted in `file`, each in a fresh directory
+/// outside the checkout: `copy` fills it, `build` builds it and gives the command that runs it
+/// (None: the toolchain is absent, and the test is skipped). The unchanged copy must be
+/// conformant; each planted one must fail with its class named.
+fn each_copy(
+    name: &str,
+    file: &str,
+    mistakes: &[Mistake],
+    copy: impl Fn(&Path),
+    build: impl Fn(&Path) -> Option<String>,
+) {
+    for (i, mistake) in std::iter::once(None)
+        .chain(mistakes.iter().map(Some))
+        .enumerate()
+    {
+        let dir = outside(&format!("{name}-{i}"));
+        copy(&dir);
+        if let Some((_, from, to)) = mistake {
+            plant(&dir.join(file), from, to);
+        }
+        let Some(implementation) = build(&dir) else {
+            return;
+        };
+        match mistake {
+            None => conformant(&implementation),
+            Some((class, ..)) => names(&implementation, class),
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// The Python template, as its docstring says: `template.py` and the protocol loop
 /// `bip37_protocol.py` beside it, run with `python3`.
 #[test]
 fn the_python_template_copied_out_builds_and_names_the_planted_mistakes() {
     let adapters = common::adapters_dir();
-    let mistakes = [
+    let mistakes: [Mistake; 4] = [
         (
             "SeedNotWrapped",
             "return {\"seed\": seed & 0xFFFFFFFF}",
@@ -109,23 +144,17 @@ fn the_python_template_copied_out_builds_and_names_the_planted_mistakes() {
             "filter_bytes * 8 / n * LN2",
         ),
     ];
-    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
-        let dir = outside(&format!("python-{i}"));
-        std::fs::copy(adapters.join("template.py"), dir.join("template.py")).unwrap();
-        std::fs::copy(
-            adapters.join("py-protocol/bip37_protocol.py"),
-            dir.join("bip37_protocol.py"),
-        )
-        .unwrap();
-        let implementation = format!("python3 {}", dir.join("template.py").display());
-        if class.is_empty() {
-            conformant(&implementation);
-        } else {
-            plant(&dir.join("template.py"), from, to);
-            names(&implementation, class);
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
+    each_copy(
+        "python",
+        "template.py",
+        &mistakes,
+        |dir| {
+            std::fs::copy(adapters.join("template.py"), dir.join("template.py")).unwrap();
+            let protocol = adapters.join("py-protocol/bip37_protocol.py");
+            std::fs::copy(protocol, dir.join("bip37_protocol.py")).unwrap();
+        },
+        |dir| Some(format!("python3 {}", dir.join("template.py").display())),
+    );
 }
 
 /// The JavaScript template, as its comment says: `template.js` and the protocol loop
@@ -134,7 +163,7 @@ fn the_python_template_copied_out_builds_and_names_the_planted_mistakes() {
 #[test]
 fn the_javascript_template_copied_out_builds_and_names_the_planted_mistakes() {
     let adapters = common::adapters_dir();
-    let mistakes = [
+    let mistakes: [Mistake; 4] = [
         (
             "SeedNotWrapped",
             "(Math.imul(input.hashIndex, 0xfba4c795) + input.tweak) >>> 0",
@@ -157,23 +186,17 @@ fn the_javascript_template_copied_out_builds_and_names_the_planted_mistakes() {
             "((filterBytes * 8) / n) * LN2",
         ),
     ];
-    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
-        let dir = outside(&format!("js-{i}"));
-        std::fs::copy(adapters.join("template.js"), dir.join("template.js")).unwrap();
-        std::fs::copy(
-            adapters.join("js-protocol/protocol.js"),
-            dir.join("protocol.js"),
-        )
-        .unwrap();
-        let implementation = format!("node {}", dir.join("template.js").display());
-        if class.is_empty() {
-            conformant(&implementation);
-        } else {
-            plant(&dir.join("template.js"), from, to);
-            names(&implementation, class);
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
+    each_copy(
+        "js",
+        "template.js",
+        &mistakes,
+        |dir| {
+            std::fs::copy(adapters.join("template.js"), dir.join("template.js")).unwrap();
+            let protocol = adapters.join("js-protocol/protocol.js");
+            std::fs::copy(protocol, dir.join("protocol.js")).unwrap();
+        },
+        |dir| Some(format!("node {}", dir.join("template.js").display())),
+    );
 }
 
 /// The Go template, as its doc comment says: go.mod's replace line pointed at
@@ -184,7 +207,7 @@ fn the_go_template_copied_out_builds_and_names_the_planted_mistakes() {
     let protocol = common::adapters_dir().join("go-protocol");
     let protocol = protocol.canonicalize().unwrap();
     let block = "k := uint32(data[i]) | uint32(data[i+1])<<8 | uint32(data[i+2])<<16 | uint32(data[i+3])<<24";
-    let mistakes = [
+    let mistakes: [Mistake; 3] = [
         (
             "BigEndianBlocks",
             block,
@@ -201,28 +224,23 @@ fn the_go_template_copied_out_builds_and_names_the_planted_mistakes() {
             "float64(filterBytes*8)/float64(n)*ln2",
         ),
     ];
-    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
-        let dir = outside(&format!("go-{i}"));
-        copy_tree(&common::adapters_dir().join("template-go"), &dir);
-        let replace = format!("-replace=bip37.invalid/protocol={}", protocol.display());
-        let Some(edit) = common::go(&dir, &["mod", "edit", &replace]) else {
-            return;
-        };
-        common::assert_success("go mod edit -replace", &edit);
-        if !class.is_empty() {
-            plant(&dir.join("main.go"), from, to);
-        }
-        let binary = dir.join("template-go");
-        let build = common::go(&dir, &["build", "-o", binary.to_str().unwrap(), "."]).unwrap();
-        common::assert_success("go build of the copied template", &build);
-        let implementation = binary.display().to_string();
-        if class.is_empty() {
-            conformant(&implementation);
-        } else {
-            names(&implementation, class);
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
+    let replace = format!("-replace=bip37.invalid/protocol={}", protocol.display());
+    each_copy(
+        "go",
+        "main.go",
+        &mistakes,
+        |dir| copy_tree(&common::adapters_dir().join("template-go"), dir),
+        |dir| {
+            common::assert_success(
+                "go mod edit -replace",
+                &common::go(dir, &["mod", "edit", &replace])?,
+            );
+            let binary = dir.join("template-go");
+            let build = common::go(dir, &["build", "-o", binary.to_str().unwrap(), "."])?;
+            common::assert_success("go build of the copied template", &build);
+            Some(binary.display().to_string())
+        },
+    );
 }
 
 /// Whether `java` and `mvn` run here; if not, says that the test is skipped.
@@ -248,7 +266,7 @@ fn the_java_template_copied_out_builds_and_names_the_planted_mistakes() {
         return;
     }
     let source = "src/main/java/template/Template.java";
-    let mistakes = [
+    let mistakes: [Mistake; 4] = [
         // A `long` seed sent without `& 0xffffffffL`.
         (
             "SeedNotWrapped",
@@ -274,30 +292,25 @@ fn the_java_template_copied_out_builds_and_names_the_planted_mistakes() {
         ),
     ];
     let build = repository().join("adapters/java-protocol/build.sh");
-    for (i, (class, from, to)) in std::iter::once(("", "", "")).chain(mistakes).enumerate() {
-        let dir = outside(&format!("java-{i}"));
-        copy_tree(&common::adapters_dir().join("template-java"), &dir);
-        if !class.is_empty() {
-            plant(&dir.join(source), from, to);
-        }
-        // With MAIN: the class-data training run must not stop a build whose adapter fails.
-        let out = Command::new(&build)
-            .arg(&dir)
-            .arg("template.Template")
-            .output()
-            .unwrap();
-        common::assert_success("build.sh of the copied Java template", &out);
-        let implementation = format!(
-            "java @{} template.Template",
-            dir.join("target/classpath.args").display()
-        );
-        if class.is_empty() {
-            conformant(&implementation);
-        } else {
-            names(&implementation, class);
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
+    each_copy(
+        "java",
+        source,
+        &mistakes,
+        |dir| copy_tree(&common::adapters_dir().join("template-java"), dir),
+        |dir| {
+            // With MAIN: the class-data training run must not stop a build whose adapter fails.
+            let out = Command::new(&build)
+                .arg(dir)
+                .arg("template.Template")
+                .output()
+                .unwrap();
+            common::assert_success("build.sh of the copied Java template", &out);
+            Some(format!(
+                "java @{} template.Template",
+                dir.join("target/classpath.args").display()
+            ))
+        },
+    );
     // An adapter that throws on some requests still builds (the training run stops early), and
     // the run reports the stop as a breakdown (exit 3), naming the exception.
     let dir = outside("java-crash");
