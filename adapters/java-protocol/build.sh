@@ -39,7 +39,7 @@ trap 'rm -f "$log"; rm -rf "$work"' EXIT
 cp -R "$protocol/pom.xml" "$protocol/parent.xml" "$protocol/src" "$work/"
 mvn -B -q -f "$work/parent.xml" install >"$log" 2>&1 ||
     fail "installing $protocol/parent.xml into the local Maven repository failed"
-mvn -B -q -f "$work/pom.xml" install -DskipTests >"$log" 2>&1 ||
+mvn -B -q -f "$work/pom.xml" install -Dmaven.test.skip=true >"$log" 2>&1 ||
     fail "installing the protocol loop $protocol into the local Maven repository failed"
 mvn -B -q -f "$dir/pom.xml" package dependency:build-classpath -DskipTests \
     -Dmdep.outputFile="$dir/target/classpath.txt" -Dmdep.includeScope=runtime >"$log" 2>&1 ||
